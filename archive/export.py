@@ -1,0 +1,118 @@
+"""Writing logs and query results out: SWF as ingested, or Parquet/CSV/JSON."""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import numpy as np
+
+from .errors import QueryError, UsageError
+from .fields import FIELDS
+from .store import Archive
+
+
+def _formatted(column: str, integer: bool) -> str:
+    """SQL rendering one field as SWF text: integers plain, doubles without a
+    spurious '.0' and otherwise in their shortest round-trip form."""
+    if integer:
+        return f"CAST({column} AS VARCHAR)"
+    return (f"CASE WHEN {column} = trunc({column}) THEN CAST(CAST({column} AS BIGINT) AS VARCHAR) "
+            f"ELSE CAST({column} AS VARCHAR) END")
+
+
+def _job_lines(archive: Archive, log_id: int) -> tuple[np.ndarray, np.ndarray]:
+    """Line numbers and right-aligned text of a log's job lines, in file order."""
+    texts = ",\n".join(f"{_formatted(f.column, f.integer)} AS c{i}" for i, f in enumerate(FIELDS))
+    widths = ", ".join(f"max(length(c{i})) AS w{i}" for i in range(len(FIELDS)))
+    padded = ", ' ', ".join(f"lpad(c{i}, w{i})" for i in range(len(FIELDS)))
+    rows = archive.con.execute(
+        f"""
+        WITH t AS (SELECT line_no, {texts} FROM jobs WHERE log_id = {int(log_id)}),
+             w AS (SELECT {widths} FROM t)
+        SELECT line_no, concat({padded}) AS line FROM t, w ORDER BY line_no
+        """
+    ).fetchnumpy()
+    return rows["line_no"], rows["line"]
+
+
+def swf_text(archive: Archive, name: str) -> str:
+    """The log as SWF: every header line where it stood, then the jobs."""
+    log_id = archive.log_id(name)
+    header = archive.con.execute(
+        "SELECT line_no, text FROM header_lines WHERE log_id = ? ORDER BY seq", [log_id]
+    ).fetchall()
+    line_nos, lines = _job_lines(archive, log_id)
+    out = io.StringIO()
+    # Header lines go back between the job lines they stood between.
+    cut = np.searchsorted(line_nos, [ln for ln, _ in header]) if header else []
+    start = 0
+    for (ln, text), pos in zip(header, cut):
+        if pos > start:
+            out.write("\n".join(lines[start:pos]))
+            out.write("\n")
+            start = pos
+        out.write(text)
+        out.write("\n")
+    if start < len(lines):
+        out.write("\n".join(lines[start:]))
+        out.write("\n")
+    return out.getvalue()
+
+
+def _write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    if str(path).lower().endswith(".gz"):
+        # mtime=0 keeps two exports of the same log byte-identical.
+        with open(path, "wb") as fh, gzip.GzipFile(
+            filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0
+        ) as gz:
+            gz.write(data)
+    else:
+        Path(path).write_bytes(data)
+
+
+def export_swf(archive: Archive, name: str, path: str | os.PathLike) -> int:
+    """Write a log back as SWF (gzip'd when the name ends in .gz); returns jobs."""
+    text = swf_text(archive, name)
+    _write_bytes(path, text.encode("utf-8"))
+    return int(archive.con.execute(
+        "SELECT count(*) FROM jobs WHERE log_id = ?", [archive.log_id(name)]).fetchone()[0])
+
+
+def log_query(archive: Archive, name: str) -> str:
+    """The query that returns a log's jobs as written, in file order."""
+    cols = ", ".join(["line_no"] + [f.column for f in FIELDS])
+    return f"SELECT {cols} FROM jobs WHERE log_id = {archive.log_id(name)} ORDER BY line_no"
+
+
+FORMATS = ("table", "csv", "json", "parquet")
+
+
+def write_query(archive: Archive, query: str, fmt: str, path: str | os.PathLike | None) -> str | None:
+    """Write a query's rows as csv, json or parquet to `path`; with no path
+    (csv, json) return the text instead."""
+    if fmt not in FORMATS[1:]:
+        raise UsageError(f"unknown format {fmt!r}; one of: {', '.join(FORMATS[1:])}")
+    if fmt == "parquet" and path is None:
+        raise UsageError("parquet needs an output file (-o FILE)")
+    try:
+        rel = archive.con.sql(query)
+        if fmt == "parquet":
+            rel.write_parquet(str(path))
+            return None
+        if fmt == "csv" and path is not None:
+            rel.write_csv(str(path))
+            return None
+        frame = rel.df()
+    except duckdb.Error as e:
+        raise QueryError(str(e).splitlines()[0]) from None
+    if fmt == "csv":
+        return frame.to_csv(index=False)
+    text = json.dumps(json.loads(frame.to_json(orient="records", date_format="iso")), indent=1)
+    if path is None:
+        return text
+    Path(path).write_text(text + "\n", encoding="utf-8")
+    return None

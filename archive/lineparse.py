@@ -1,0 +1,67 @@
+"""What a job line may hold, and what is wrong with one that holds something else.
+
+This is the definition the fast tokenizer agrees with; it handles the lines
+the tokenizer hands back (exponents, long mantissas, anything odd) and turns
+bad ones into a one-line reason.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from .fields import EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN, NFIELDS
+
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NONFINITE = {b"nan", b"inf", b"infinity"}
+
+
+class LineError(ValueError):
+    """A job line that is not 18 numbers the archive can keep exactly."""
+
+    def __init__(self, reason: str, extended: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.extended = extended
+
+
+def _field(k: int) -> str:
+    f = FIELDS[k]
+    return f"field {f.number} ({f.title})"
+
+
+def parse_token(k: int, tok: bytes) -> int | float:
+    """Convert token `tok` of field index `k`, or raise LineError."""
+    text = tok.decode("ascii")
+    if not _NUMBER.fullmatch(tok):
+        if tok.lstrip(b"+-").lower() in _NONFINITE:
+            raise LineError(f"{_field(k)} is NaN or infinite: {text!r}")
+        raise LineError(f"{_field(k)} is not a number: {text!r}")
+    d = Decimal(text)
+    whole = d == d.to_integral_value() if d.adjusted() < 40 else True
+    if whole and (d.adjusted() > 19 or not INT64_MIN <= int(d) <= INT64_MAX):
+        raise LineError(f"{_field(k)} is outside the 64-bit integer range: {text!r}")
+    if FIELDS[k].integer:
+        if not whole:
+            raise LineError(f"{_field(k)} must be a whole number: {text!r}")
+        return int(d)
+    if whole:
+        v = int(d)
+        if abs(v) > EXACT_DOUBLE_LIMIT:
+            raise LineError(
+                f"{_field(k)} is too large to keep exactly (beyond 2^53): {text!r}"
+            )
+        return float(v)
+    return float(d) + 0.0
+
+
+def parse_line(line: bytes) -> list[int | float]:
+    """The 18 values of one job line, or LineError saying what is wrong."""
+    for col, b in enumerate(line):
+        if b > 127:
+            raise LineError(f"non-ASCII byte 0x{b:02X} at column {col + 1} of a job line")
+    toks = line.split()
+    if len(toks) != NFIELDS:
+        raise LineError(
+            f"{len(toks)} fields, expected {NFIELDS}", extended=len(toks) > NFIELDS
+        )
+    return [parse_token(k, t) for k, t in enumerate(toks)]

@@ -1,0 +1,1 @@
+"""The `wla` command line: argument parsing and printing only."""

@@ -1,0 +1,1 @@
+"""Scheduler simulation over archive views (policies, metrics, shaking, resampling)."""
