@@ -27,8 +27,8 @@ def _formatted(column: str, integer: bool) -> str:
 def _job_lines(archive: Archive, log_id: int) -> tuple[np.ndarray, np.ndarray]:
     """Line numbers and right-aligned text of a log's job lines, in file order."""
     texts = ",\n".join(f"{_formatted(f.column, f.integer)} AS c{i}" for i, f in enumerate(FIELDS))
-    widths = ", ".join(f"max(length(c{i})) AS w{i}" for i in range(len(FIELDS)))
-    padded = ", ' ', ".join(f"lpad(c{i}, w{i})" for i in range(len(FIELDS)))
+    widths = ", ".join(f"CAST(max(length(c{i})) AS INTEGER) AS w{i}" for i in range(len(FIELDS)))
+    padded = ", ' ', ".join(f"lpad(c{i}, w{i}, ' ')" for i in range(len(FIELDS)))
     rows = archive.con.execute(
         f"""
         WITH t AS (SELECT line_no, {texts} FROM jobs WHERE log_id = {int(log_id)}),
@@ -79,7 +79,7 @@ def export_swf(archive: Archive, name: str, path: str | os.PathLike) -> int:
     text = swf_text(archive, name)
     _write_bytes(path, text.encode("utf-8"))
     return int(archive.con.execute(
-        "SELECT count(*) FROM jobs WHERE log_id = ?", [archive.log_id(name)]).fetchone()[0])
+        "SELECT count(*) FROM jobs WHERE log_id = ?", [archive.log_id(name)]).fetchall()[0][0])
 
 
 def log_query(archive: Archive, name: str) -> str:

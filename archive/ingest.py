@@ -21,6 +21,7 @@ from .errors import InputError, LogExists, UsageError, WlaError
 from .header import header_facts
 from .reader import ParsedLog, log_name, parse_bytes, read_bytes
 from .store import Archive
+from .tokenizer import warm
 
 SWF_SUFFIXES = (".swf", ".swf.gz")
 
@@ -86,6 +87,7 @@ def ingest(
     known = dict(archive.con.execute("SELECT sha256, name FROM logs").fetchall())
     results: list[IngestResult] = []
     with archive.bulk_writes(), ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        pool.submit(warm)  # overlaps loading the compiled tokenizer with reading
         futures: list[tuple[str, str, Future]] = []
         for f in files:
             nm = name or log_name(f)
@@ -113,7 +115,8 @@ def _store(archive: Archive, p: ParsedLog, replace: bool, known: dict[str, str])
     con = archive.con
     if p.sha256 in known:
         return IngestResult(p.path, p.name, "unchanged", message=_same_bytes(p.name, known[p.sha256]))
-    row = con.execute("SELECT log_id, file_name FROM logs WHERE name = ?", [p.name]).fetchone()
+    rows = con.execute("SELECT log_id, file_name FROM logs WHERE name = ?", [p.name]).fetchall()
+    row = rows[0] if rows else None
     if row is not None and not replace:
         raise LogExists(
             f"{p.path}: the archive already holds a different log named {p.name!r} "
@@ -125,7 +128,7 @@ def _store(archive: Archive, p: ParsedLog, replace: bool, known: dict[str, str])
             for table in ("jobs", "header_lines", "rejects", "logs"):
                 con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
         else:
-            log_id = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchone()[0])
+            log_id = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchall()[0][0])
         _insert_log(con, log_id, p)
     for sha, nm in list(known.items()):
         if nm == p.name:
@@ -143,7 +146,7 @@ def valid_tz(con: duckdb.DuckDBPyConnection, name: str | None) -> str | None:
     if not name:
         return None
     try:
-        con.execute("SELECT timezone(?, TIMESTAMPTZ '2000-01-01 00:00:00+00')", [name])
+        con.execute("SELECT timezone(?, TIMESTAMPTZ '2000-01-01 00:00:00+00')", [name]).fetchall()
     except duckdb.Error:
         return None
     return name

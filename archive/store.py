@@ -95,12 +95,12 @@ class Archive:
             raise QueryError(_one_line(e)) from None
 
     def log_id(self, name: str) -> int:
-        row = self.con.execute("SELECT log_id FROM logs WHERE name = ?", [name]).fetchone()
-        if row is None:
+        rows = self.con.execute("SELECT log_id FROM logs WHERE name = ?", [name]).fetchall()
+        if not rows:
             known = [r[0] for r in self.con.execute("SELECT name FROM logs ORDER BY name").fetchall()]
             hint = f"; the archive holds: {', '.join(known)}" if known else "; the archive is empty"
             raise LogNotFound(f"no log named {name!r}{hint}")
-        return int(row[0])
+        return int(rows[0][0])
 
     def log_names(self) -> list[str]:
         return [r[0] for r in self.con.execute("SELECT name FROM logs ORDER BY name").fetchall()]

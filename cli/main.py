@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import List, Optional
 
+import duckdb
 import pandas as pd
 import typer
 
@@ -32,8 +33,19 @@ ArchiveOpt = typer.Option(None, "--archive", "-a", envvar=ENV_PATH,
                           help="Archive file [default: ./archive.duckdb]")
 
 
+_chosen: dict[str, str] = {}
+
+
+@app.callback()
+def _global(archive: Optional[Path] = typer.Option(
+        None, "--archive", "-a", envvar=ENV_PATH,
+        help="Archive file, for every command [default: ./archive.duckdb]")) -> None:
+    if archive:
+        _chosen["archive"] = str(archive)
+
+
 def _path(archive: Optional[Path]) -> str:
-    return str(archive) if archive else default_path()
+    return str(archive) if archive else _chosen.get("archive") or default_path()
 
 
 @app.command("ingest")
@@ -215,6 +227,10 @@ def main() -> None:
         app()
     except WlaError as e:
         typer.echo(f"wla: {e}", err=True)
+        sys.exit(1)
+    except duckdb.Error as e:  # a database failure wla did not foresee: still one line
+        first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
+        typer.echo(f"wla: database error: {first}", err=True)
         sys.exit(1)
 
 

@@ -1,0 +1,47 @@
+"""Fixtures over the real logs of the Parallel Workloads Archive."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from wla.archive import open as open_archive
+from wla.archive.ingest import ingest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_ENV = "WLA_DATA"
+
+
+def data_dir() -> Path:
+    """The real logs: $WLA_DATA, else ../shared/data/swf beside the project."""
+    return Path(os.environ.get(DATA_ENV) or ROOT.parent / "shared" / "data" / "swf")
+
+
+def manifest() -> dict[str, dict]:
+    """MANIFEST.md's table: file -> jobs, header lines, sha256 prefix."""
+    out = {}
+    for line in (data_dir() / "MANIFEST.md").read_text().splitlines():
+        m = re.match(r"\|\s*`([^`]+\.swf\.gz)`\s*\|\s*([\d,]+)\s*\|\s*(\d+)\s*\|[^|]*\|[^|]*\|\s*`([0-9a-f]+)", line)
+        if m:
+            out[m.group(1)] = {"jobs": int(m.group(2).replace(",", "")),
+                               "header": int(m.group(3)), "sha": m.group(4)}
+    return out
+
+
+def real_files() -> list[Path]:
+    return sorted(data_dir().glob("*.swf.gz"))
+
+
+@pytest.fixture(scope="session")
+def real_archive(tmp_path_factory):
+    """A read-only archive holding every real log."""
+    if not data_dir().is_dir():
+        pytest.fail(f"real logs not found at {data_dir()} (set {DATA_ENV})")
+    path = tmp_path_factory.mktemp("real") / "all.duckdb"
+    with open_archive(path, write=True) as a:
+        results = ingest(a, [data_dir()])
+    assert [r for r in results if r.status != "ingested"] == []
+    with open_archive(path) as a:
+        yield a
