@@ -47,17 +47,20 @@ def set_fact(archive: Archive, name: str, fact: str, value: str) -> str:
     column = SETTABLE.get(fact)
     if column is None:
         raise UsageError(f"cannot set {fact!r}; settable: {', '.join(SETTABLE)}")
-    with archive.transaction() as con:
-        if column == "tz":
-            tz = valid_tz(con, value)
-            if tz is None:
-                raise UsageError(f"unknown time zone {value!r} (use a tz database name such as US/Pacific)")
+    if column == "tz":
+        tz = valid_tz(archive.con, value)
+        if tz is None:
+            raise UsageError(f"unknown time zone {value!r} (use a tz database name such as US/Pacific)")
+        with archive.transaction() as con:
             con.execute("UPDATE logs SET tz = ? WHERE log_id = ?", [tz, log_id])
-            return f"{name}: time zone set to {tz}"
-        try:
-            number = int(value)
-        except ValueError:
-            raise UsageError(f"{fact} takes a whole number, not {value!r}") from None
+        return f"{name}: time zone set to {tz}"
+    try:
+        number = int(value)
+    except ValueError:
+        raise UsageError(f"{fact} takes a whole number, not {value!r}") from None
+    if not -(2**63) <= number < 2**63:
+        raise UsageError(f"{fact} {value} is outside the 64-bit range")
+    with archive.transaction() as con:
         if column == "machine_size":
             if number <= 0:
                 raise UsageError("max-procs must be positive")

@@ -27,7 +27,11 @@ def leading_int(value: str | None) -> int | None:
     if value is None:
         return None
     m = _LEADING_INT.match(value)
-    return int(m.group(1)) if m else None
+    if m is None:
+        return None
+    number = int(m.group(1))
+    # Beyond 64 bits it is no fact the archive can use; the line keeps it.
+    return number if -(2**63) <= number < 2**63 else None
 
 
 # Header labels stored as columns of the logs table: label -> (column, kind).

@@ -1,15 +1,18 @@
 """Ingest: files in, one transaction per log.
 
-Reading, inflating, hashing and tokenizing run on a thread pool (zlib,
-hashlib and the compiled tokenizer release the GIL); the main thread writes
-each parsed file in its own transaction, in the order given, while the next
-files are being parsed.
+Each worker thread reads, inflates, hashes, tokenizes and writes a file in
+its own transaction, through its own cursor: zlib, hashlib, the compiled
+tokenizer and DuckDB all release the GIL, and DuckDB takes appends to one
+table from several transactions at once. Log ids are fixed before any work
+starts and results are reported in file order, so nothing depends on timing.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -20,7 +23,7 @@ import pandas as pd
 from .errors import InputError, LogExists, UsageError, WlaError
 from .header import header_facts
 from .reader import ParsedLog, log_name, parse_bytes, read_bytes
-from .store import Archive
+from .store import Archive, transaction
 from .tokenizer import warm
 
 SWF_SUFFIXES = (".swf", ".swf.gz")
@@ -57,17 +60,34 @@ def find_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     return out
 
 
-class _Unchanged(Exception):
-    def __init__(self, sha: str):
-        self.sha = sha
+@dataclass
+class _Plan:
+    index: int  # position in the batch: results and ties go by it
+    path: str
+    name: str
+    log_id: int  # assigned up front, in file order, so ids do not depend on timing
 
 
-def _read(path: str, name: str, lenient: bool, known_sha: set[str]) -> ParsedLog:
-    data, size = read_bytes(path)
-    sha = hashlib.sha256(data).hexdigest()
-    if sha in known_sha:
-        raise _Unchanged(sha)
-    return parse_bytes(path, data, size, lenient, name, sha=sha)
+class _Batch:
+    """What the workers of one ingest share: the names and bytes already held."""
+
+    def __init__(self, held: list[tuple[int, str, str, str]]):
+        self.lock = threading.Lock()
+        self.names = {name: (log_id, sha, file) for log_id, name, sha, file in held}
+        self.shas = {sha: (-1, name) for _, name, sha, _ in held}  # sha -> (index, name)
+        self.done: queue.SimpleQueue[tuple[int, IngestResult]] = queue.SimpleQueue()
+
+
+def _plans(archive: Archive, files: list[str], name: str | None) -> list[_Plan]:
+    ids = dict(archive.con.execute("SELECT name, log_id FROM logs").fetchall())
+    next_id = max(ids.values(), default=0) + 1
+    plans = []
+    for i, f in enumerate(files):
+        nm = name or log_name(f)
+        if nm not in ids:
+            ids[nm], next_id = next_id, next_id + 1
+        plans.append(_Plan(i, f, nm, ids[nm]))
+    return plans
 
 
 def ingest(
@@ -79,31 +99,55 @@ def ingest(
     workers: int = 2,
     on_result: Callable[[IngestResult], None] | None = None,
 ) -> list[IngestResult]:
-    """Ingest SWF files and folders; a file that fails leaves the archive as it was."""
+    """Ingest SWF files and folders; a file that fails leaves the archive as
+    it was. Results (and `on_result` calls) come in the order of the files."""
     archive.require_writable()
     files = find_files(paths)
     if name is not None and len(files) != 1:
         raise UsageError("--name needs exactly one file")
-    known = dict(archive.con.execute("SELECT sha256, name FROM logs").fetchall())
-    results: list[IngestResult] = []
+    plans = _plans(archive, files, name)
+    batch = _Batch(archive.con.execute("SELECT log_id, name, sha256, file_name FROM logs").fetchall())
+    groups: dict[str, list[_Plan]] = {}
+    for plan in plans:  # one log name, one worker: its files go in order
+        groups.setdefault(plan.name, []).append(plan)
+    results: list[IngestResult | None] = [None] * len(plans)
+    shown = 0
     with archive.bulk_writes(), ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         pool.submit(warm)  # overlaps loading the compiled tokenizer with reading
-        futures: list[tuple[str, str, Future]] = []
-        for f in files:
-            nm = name or log_name(f)
-            futures.append((f, nm, pool.submit(_read, f, nm, lenient, set(known))))
-        for f, nm, fut in futures:
+        futures = [pool.submit(_ingest_group, archive.con.cursor(), group, lenient, replace, batch)
+                   for group in groups.values()]
+        for _ in plans:
+            i, res = batch.done.get()
+            if isinstance(res, BaseException):
+                raise res
+            results[i] = res
+            while shown < len(results) and results[shown] is not None:
+                if on_result is not None:
+                    on_result(results[shown])
+                shown += 1
+        for fut in futures:
+            fut.result()
+    _keep_first_of_same_bytes(archive, plans, results)
+    return results  # type: ignore[return-value]
+
+
+def _ingest_group(con: duckdb.DuckDBPyConnection, group: list[_Plan], lenient: bool,
+                  replace: bool, batch: _Batch) -> None:
+    try:
+        for plan in group:
             try:
-                res = _store(archive, fut.result(), replace, known)
-            except _Unchanged as u:
-                res = IngestResult(f, nm, "unchanged",
-                                   message=_same_bytes(nm, known[u.sha]))
+                res = _ingest_one(con, plan, lenient, replace, batch)
             except WlaError as e:
-                res = IngestResult(f, nm, "failed", message=str(e), error=e)
-            results.append(res)
-            if on_result is not None:
-                on_result(res)
-    return results
+                res = IngestResult(plan.path, plan.name, "failed", message=str(e), error=e)
+            except duckdb.Error as e:  # rolled back; the other files go on
+                err = WlaError(f"{plan.path}: database error: {str(e).splitlines()[0]}")
+                res = IngestResult(plan.path, plan.name, "failed", message=str(err), error=err)
+            except BaseException as e:  # a bug: the caller re-raises it
+                batch.done.put((plan.index, e))
+                raise
+            batch.done.put((plan.index, res))
+    finally:
+        con.close()
 
 
 def _same_bytes(name: str, existing: str) -> str:
@@ -111,34 +155,62 @@ def _same_bytes(name: str, existing: str) -> str:
     return f"already in the archive{where} (same bytes); nothing to do"
 
 
-def _store(archive: Archive, p: ParsedLog, replace: bool, known: dict[str, str]) -> IngestResult:
-    con = archive.con
-    if p.sha256 in known:
-        return IngestResult(p.path, p.name, "unchanged", message=_same_bytes(p.name, known[p.sha256]))
-    rows = con.execute("SELECT log_id, file_name FROM logs WHERE name = ?", [p.name]).fetchall()
-    row = rows[0] if rows else None
-    if row is not None and not replace:
+def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, replace: bool,
+                batch: _Batch) -> IngestResult:
+    data, size = read_bytes(plan.path)
+    sha = hashlib.sha256(data).hexdigest()
+    with batch.lock:
+        holder = batch.shas.get(sha)
+        if holder is None or holder[0] > plan.index:
+            batch.shas[sha] = (plan.index, plan.name)
+        current = batch.names.get(plan.name)
+    if holder is not None and holder[0] < plan.index:
+        return IngestResult(plan.path, plan.name, "unchanged", message=_same_bytes(plan.name, holder[1]))
+    if current is not None and not replace:
         raise LogExists(
-            f"{p.path}: the archive already holds a different log named {p.name!r} "
-            f"(from {row[1]}); use --replace to replace it, or --name to ingest it under another name"
+            f"{plan.path}: the archive already holds a different log named {plan.name!r} "
+            f"(from {current[2]}); use --replace to replace it, or --name to ingest it under another name"
         )
-    with archive.transaction():
-        if row is not None:
-            log_id = int(row[0])
+    p = parse_bytes(plan.path, data, size, lenient, plan.name, sha=sha)
+    del data
+    facts = header_facts(p.header)
+    # Checked before the transaction: a failed query would abort it.
+    facts["tz"] = valid_tz(con, facts["time_zone_string"])
+    with transaction(con):
+        if current is not None:
             for table in ("jobs", "header_lines", "rejects", "logs"):
-                con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
-        else:
-            log_id = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchall()[0][0])
-        _insert_log(con, log_id, p)
-    for sha, nm in list(known.items()):
-        if nm == p.name:
-            del known[sha]
-    known[p.sha256] = p.name
-    status = "replaced" if row is not None else "ingested"
+                con.execute(f"DELETE FROM {table} WHERE log_id = ?", [plan.log_id])
+        _insert_log(con, plan.log_id, p, facts)
+    with batch.lock:
+        batch.names[plan.name] = (plan.log_id, sha, plan.path)
+    status = "replaced" if current is not None else "ingested"
     msg = f"{p.jobs:,} jobs, {len(p.header)} header lines"
     if p.rejects:
         msg += f", {len(p.rejects):,} bad lines kept in rejects"
     return IngestResult(p.path, p.name, status, p.jobs, len(p.rejects), msg)
+
+
+def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],
+                              results: list[IngestResult | None]) -> None:
+    """Two files of one batch with the same bytes under different names can
+    both go in when they are read at once; the later one is taken out again,
+    so the outcome is what reading them in order gives."""
+    stored = archive.con.execute(
+        "SELECT sha256, list(log_id ORDER BY log_id) FROM logs GROUP BY sha256 HAVING count(*) > 1"
+    ).fetchall()
+    by_id = {p.log_id: p for p in plans}
+    for _, ids in stored:
+        ours = sorted((by_id[i] for i in ids if i in by_id), key=lambda p: p.index)
+        keep = next((p for p in ours if results[p.index].status != "unchanged"), None)
+        for plan in ours:
+            res = results[plan.index]
+            if plan is keep or res.status not in ("ingested", "replaced"):
+                continue
+            with transaction(archive.con):
+                for table in ("jobs", "header_lines", "rejects", "logs"):
+                    archive.con.execute(f"DELETE FROM {table} WHERE log_id = ?", [plan.log_id])
+            results[plan.index] = IngestResult(plan.path, plan.name, "unchanged",
+                                               message=_same_bytes(plan.name, keep.name))
 
 
 def valid_tz(con: duckdb.DuckDBPyConnection, name: str | None) -> str | None:
@@ -152,9 +224,8 @@ def valid_tz(con: duckdb.DuckDBPyConnection, name: str | None) -> str | None:
     return name
 
 
-def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog) -> None:
-    facts = header_facts(p.header)
-    facts["tz"] = valid_tz(con, facts["time_zone_string"])
+def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
+                facts: dict[str, object]) -> None:
     row = {
         "log_id": log_id,
         "name": p.name,

@@ -37,6 +37,8 @@ def parse_token(k: int, tok: bytes) -> int | float:
             raise LineError(f"{_field(k)} is NaN or infinite: {text!r}")
         raise LineError(f"{_field(k)} is not a number: {text!r}")
     d = Decimal(text)
+    if d.is_zero():  # its exponent says nothing of its size: 0e99 is 0
+        d = Decimal(0)
     whole = d == d.to_integral_value() if d.adjusted() < 40 else True
     if whole and (d.adjusted() > 19 or not INT64_MIN <= int(d) <= INT64_MAX):
         raise LineError(f"{_field(k)} is outside the 64-bit integer range: {text!r}")

@@ -62,22 +62,43 @@ def _decompress(path: str, raw: bytes) -> bytes:
         done = b"".join(out)
         return InputError(path, done.count(b"\n") + 1, problem)
 
-    rest = raw
-    while rest:
+    rest = memoryview(raw)
+    while len(rest):
         d = zlib.decompressobj(wbits=31)
         try:
             out.append(d.decompress(rest))
             out.append(d.flush())
         except zlib.error as e:
+            out.append(_inflated_before_error(rest))
             raise fail(f"corrupt gzip data ({e})") from None
         if not d.eof:
             raise fail("gzip data is truncated")
-        rest = d.unused_data
-        if rest and not rest.startswith(b"\x1f\x8b"):
-            if rest.strip(b"\x00"):
+        rest = memoryview(d.unused_data)
+        if len(rest) and rest[:2] != b"\x1f\x8b":
+            if bytes(rest).strip(b"\x00"):
                 raise fail("bytes after the end of the gzip data")
             break
     return b"".join(out)
+
+
+def _inflated_before_error(member: memoryview) -> bytes:
+    """What a broken gzip member yields before it breaks (error path only):
+    inflate in pieces, then replay the piece that fails a byte at a time."""
+    d = zlib.decompressobj(wbits=31)
+    got: list[bytes] = []
+    step = 1 << 16
+    for pos in range(0, len(member), step):
+        saved = d.copy()
+        try:
+            got.append(d.decompress(member[pos:pos + step]))
+        except zlib.error:
+            try:
+                for b in range(pos, min(pos + step, len(member))):
+                    got.append(saved.decompress(member[b:b + 1]))
+            except zlib.error:
+                pass
+            break
+    return b"".join(got)
 
 
 def read_bytes(path: str | os.PathLike) -> tuple[bytes, int]:

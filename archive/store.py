@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import re
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -75,16 +75,8 @@ class Archive:
             self.con.execute("RESET checkpoint_threshold")
             self.con.execute("CHECKPOINT")
 
-    @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """All or nothing: an exception inside rolls every write back."""
-        self.con.begin()
-        try:
-            yield self.con
-        except BaseException:
-            self.con.rollback()
-            raise
-        self.con.commit()
+    def transaction(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+        return transaction(self.con)
 
     # -- reading ----------------------------------------------------------
     def sql(self, query: str, params: list | None = None) -> pd.DataFrame:
@@ -108,6 +100,18 @@ class Archive:
     def require_writable(self) -> None:
         if not self.writable:
             raise WlaError(f"archive {self.path} is open read-only")
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """All or nothing: an exception inside rolls every write back."""
+    con.begin()
+    try:
+        yield con
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
 
 
 def _one_line(e: Exception) -> str:
