@@ -50,7 +50,7 @@ def swf_text(archive: Archive, name: str) -> str:
     # Header lines go back between the job lines they stood between.
     cut = np.searchsorted(line_nos, [ln for ln, _ in header]) if header else []
     start = 0
-    for (ln, text), pos in zip(header, cut):
+    for (_, text), pos in zip(header, cut):
         if pos > start:
             out.write("\n".join(lines[start:pos]))
             out.write("\n")

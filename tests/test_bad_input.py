@@ -10,12 +10,11 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from wla.archive import ExtendedFormatError, InputError, WlaError
+from wla.archive import ExtendedFormatError, InputError
 from wla.archive import open as open_archive
 from wla.archive.errors import LogExists
 from wla.archive.ingest import ingest

@@ -23,7 +23,7 @@ def test_ids_and_report_order_do_not_depend_on_timing(tmp_path):
     for run in range(3):
         with open_archive(tmp_path / f"{run}.duckdb", write=True) as a:
             order = []
-            res = ingest(a, _paths(), workers=2 + run, on_result=lambda r: order.append(r.name))
+            res = ingest(a, _paths(), workers=2 + run, on_result=lambda r, seen_here=order: seen_here.append(r.name))
             seen.append(order)
             outcomes.append(a.sql("SELECT log_id, name, jobs FROM logs ORDER BY log_id")
                             .values.tolist())

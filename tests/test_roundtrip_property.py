@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 
-from wla.archive import ExtendedFormatError, InputError
+from wla.archive import ExtendedFormatError
 from wla.archive import open as open_archive
 from wla.archive.export import swf_text
 from wla.archive.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN
