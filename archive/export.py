@@ -12,7 +12,7 @@ import numpy as np
 
 from .errors import QueryError, UsageError
 from .fields import FIELDS
-from .store import Archive
+from .store import Archive, one_line
 
 
 def _formatted(column: str, integer: bool) -> str:
@@ -108,7 +108,7 @@ def write_query(archive: Archive, query: str, fmt: str, path: str | os.PathLike 
             return None
         frame = rel.df()
     except duckdb.Error as e:
-        raise QueryError(str(e).splitlines()[0]) from None
+        raise QueryError(one_line(e)) from None
     if fmt == "csv":
         return frame.to_csv(index=False)
     text = json.dumps(json.loads(frame.to_json(orient="records", date_format="iso")), indent=1)

@@ -23,7 +23,7 @@ import pandas as pd
 from .errors import InputError, LogExists, UsageError, WlaError
 from .header import header_facts
 from .reader import ParsedLog, log_name, parse_bytes, read_bytes
-from .store import Archive, transaction
+from .store import Archive, one_line, transaction
 from .tokenizer import warm
 
 SWF_SUFFIXES = (".swf", ".swf.gz")
@@ -73,13 +73,14 @@ class _Batch:
 
     def __init__(self, held: list[tuple[int, str, str, str]]):
         self.lock = threading.Lock()
-        self.names = {name: (log_id, sha, file) for log_id, name, sha, file in held}
+        self.files = {name: file for _, name, _, file in held}  # name -> file it came from
         self.shas = {sha: (-1, name) for _, name, sha, _ in held}  # sha -> (index, name)
         self.done: queue.SimpleQueue[tuple[int, IngestResult]] = queue.SimpleQueue()
 
 
-def _plans(archive: Archive, files: list[str], name: str | None) -> list[_Plan]:
-    ids = dict(archive.con.execute("SELECT name, log_id FROM logs").fetchall())
+def _plans(held: list[tuple[int, str, str, str]], files: list[str],
+           name: str | None) -> list[_Plan]:
+    ids = {nm: log_id for log_id, nm, _, _ in held}
     next_id = max(ids.values(), default=0) + 1
     plans = []
     for i, f in enumerate(files):
@@ -105,8 +106,9 @@ def ingest(
     files = find_files(paths)
     if name is not None and len(files) != 1:
         raise UsageError("--name needs exactly one file")
-    plans = _plans(archive, files, name)
-    batch = _Batch(archive.con.execute("SELECT log_id, name, sha256, file_name FROM logs").fetchall())
+    held = archive.con.execute("SELECT log_id, name, sha256, file_name FROM logs").fetchall()
+    plans = _plans(held, files, name)
+    batch = _Batch(held)
     groups: dict[str, list[_Plan]] = {}
     for plan in plans:  # one log name, one worker: its files go in order
         groups.setdefault(plan.name, []).append(plan)
@@ -140,7 +142,7 @@ def _ingest_group(con: duckdb.DuckDBPyConnection, group: list[_Plan], lenient: b
             except WlaError as e:
                 res = IngestResult(plan.path, plan.name, "failed", message=str(e), error=e)
             except duckdb.Error as e:  # rolled back; the other files go on
-                err = WlaError(f"{plan.path}: database error: {str(e).splitlines()[0]}")
+                err = WlaError(f"{plan.path}: database error: {one_line(e)}")
                 res = IngestResult(plan.path, plan.name, "failed", message=str(err), error=err)
             except BaseException as e:  # a bug: the caller re-raises it
                 batch.done.put((plan.index, e))
@@ -163,13 +165,13 @@ def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, repl
         holder = batch.shas.get(sha)
         if holder is None or holder[0] > plan.index:
             batch.shas[sha] = (plan.index, plan.name)
-        current = batch.names.get(plan.name)
+        current = batch.files.get(plan.name)
     if holder is not None and holder[0] < plan.index:
         return IngestResult(plan.path, plan.name, "unchanged", message=_same_bytes(plan.name, holder[1]))
     if current is not None and not replace:
         raise LogExists(
             f"{plan.path}: the archive already holds a different log named {plan.name!r} "
-            f"(from {current[2]}); use --replace to replace it, or --name to ingest it under another name"
+            f"(from {current}); use --replace to replace it, or --name to ingest it under another name"
         )
     p = parse_bytes(plan.path, data, size, lenient, plan.name, sha=sha)
     del data
@@ -178,11 +180,10 @@ def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, repl
     facts["tz"] = valid_tz(con, facts["time_zone_string"])
     with transaction(con):
         if current is not None:
-            for table in ("jobs", "header_lines", "rejects", "logs"):
-                con.execute(f"DELETE FROM {table} WHERE log_id = ?", [plan.log_id])
+            _delete_log(con, plan.log_id)
         _insert_log(con, plan.log_id, p, facts)
     with batch.lock:
-        batch.names[plan.name] = (plan.log_id, sha, plan.path)
+        batch.files[plan.name] = plan.path
     status = "replaced" if current is not None else "ingested"
     msg = f"{p.jobs:,} jobs, {len(p.header)} header lines"
     if p.rejects:
@@ -207,10 +208,14 @@ def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],
             if plan is keep or res.status not in ("ingested", "replaced"):
                 continue
             with transaction(archive.con):
-                for table in ("jobs", "header_lines", "rejects", "logs"):
-                    archive.con.execute(f"DELETE FROM {table} WHERE log_id = ?", [plan.log_id])
+                _delete_log(archive.con, plan.log_id)
             results[plan.index] = IngestResult(plan.path, plan.name, "unchanged",
                                                message=_same_bytes(plan.name, keep.name))
+
+
+def _delete_log(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
+    for table in ("jobs", "header_lines", "rejects", "logs"):
+        con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
 
 
 def valid_tz(con: duckdb.DuckDBPyConnection, name: str | None) -> str | None:

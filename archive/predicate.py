@@ -19,6 +19,7 @@ from sqlglot import exp
 
 from .errors import WlaError
 from .fields import FIELDS
+from .store import one_line
 
 
 class PredicateError(WlaError):
@@ -31,8 +32,7 @@ FIELD_NAMES: dict[str, str] = {f.column: f.column for f in FIELDS}
 FIELD_NAMES.update({"user": "user_id", "group": "group_id", "app": "app_id",
                     "queue": "queue_id", "partition": "partition_id"})
 
-_COMPARE = {exp.EQ: exp.EQ, exp.NEQ: exp.NEQ, exp.GT: exp.GT, exp.GTE: exp.GTE,
-            exp.LT: exp.LT, exp.LTE: exp.LTE}
+# Comparisons a predicate may use, each with its mirror (`5 < job` is `job > 5`).
 _MIRROR = {exp.GT: exp.LT, exp.LT: exp.GT, exp.GTE: exp.LTE, exp.LTE: exp.GTE,
            exp.EQ: exp.EQ, exp.NEQ: exp.NEQ}
 _TIME_OF_DAY = re.compile(r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$")
@@ -52,7 +52,7 @@ def parse_predicate(text: str, clock: LogClock = LogClock()) -> exp.Expression:
     try:
         statements = sqlglot.parse(text, read="duckdb")
     except sqlglot.errors.SqlglotError as e:
-        raise PredicateError(f"cannot read predicate {text!r}: {str(e).splitlines()[0]}") from None
+        raise PredicateError(f"cannot read predicate {text!r}: {one_line(e)}") from None
     statements = [s for s in statements if s is not None]
     if len(statements) != 1:
         raise PredicateError(f"a predicate is one condition, not {len(statements)} statements: {text!r}")
@@ -77,7 +77,7 @@ class _Builder:
             return exp.not_(self._group(node.this))
         if isinstance(node, exp.Paren):
             return exp.Paren(this=self.build(node.this))
-        if type(node) in _COMPARE:
+        if type(node) in _MIRROR:
             return self._compare(node)
         if isinstance(node, exp.Between):
             field = self._field(node.this)
@@ -94,9 +94,8 @@ class _Builder:
         raise self._refuse(node)
 
     def _group(self, node: exp.Expression) -> exp.Expression:
-        built = self.build(node)
-        return built if isinstance(built, (exp.Paren, exp.Condition)) and not isinstance(
-            built, (exp.And, exp.Or)) else exp.Paren(this=built)
+        built = self.build(node)  # and/or inside and/or/not keep their grouping
+        return exp.Paren(this=built) if isinstance(built, (exp.And, exp.Or)) else built
 
     @staticmethod
     def _refuse(node: exp.Expression, why: str = "") -> PredicateError:

@@ -35,7 +35,7 @@ def _connect(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
                 f"archive {path} is locked by another process{who}; "
                 "try again when it has finished"
             ) from None
-        raise WlaError(f"cannot open archive {path}: {msg.splitlines()[0]}") from None
+        raise WlaError(f"cannot open archive {path}: {one_line(e)}") from None
 
 
 class Archive:
@@ -84,7 +84,7 @@ class Archive:
         try:
             return self.con.execute(query, params or []).df()
         except duckdb.Error as e:
-            raise QueryError(_one_line(e)) from None
+            raise QueryError(one_line(e)) from None
 
     def log_id(self, name: str) -> int:
         rows = self.con.execute("SELECT log_id FROM logs WHERE name = ?", [name]).fetchall()
@@ -114,7 +114,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.commit()
 
 
-def _one_line(e: Exception) -> str:
+def one_line(e: Exception) -> str:
+    """The first non-blank line of an error: what a user is shown."""
     lines = [ln for ln in str(e).splitlines() if ln.strip()]
     return lines[0] if lines else type(e).__name__
 

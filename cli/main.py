@@ -18,7 +18,7 @@ from wla.archive.export import export_swf, log_query, write_query
 from wla.archive.ingest import IngestResult, ingest
 from wla.archive.quality import COUNTS, quality
 from wla.archive.query import check_read_only, run_query
-from wla.archive.store import ENV_PATH, default_path
+from wla.archive.store import ENV_PATH, default_path, one_line
 
 from .render import frame_text, percent_columns
 
@@ -229,8 +229,7 @@ def main() -> None:
         typer.echo(f"wla: {e}", err=True)
         sys.exit(1)
     except duckdb.Error as e:  # a database failure wla did not foresee: still one line
-        first = next((ln for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
-        typer.echo(f"wla: database error: {first}", err=True)
+        typer.echo(f"wla: database error: {one_line(e)}", err=True)
         sys.exit(1)
 
 
