@@ -10,8 +10,10 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
+from .catalog import log_info
 from .errors import QueryError, UsageError
 from .fields import FIELDS
+from .predicate import LogClock, predicate_sql
 from .store import Archive, one_line
 
 
@@ -24,14 +26,30 @@ def _formatted(column: str, integer: bool) -> str:
             f"ELSE CAST({column} AS VARCHAR) END")
 
 
-def _job_lines(archive: Archive, log_id: int) -> tuple[np.ndarray, np.ndarray]:
+def selection(archive: Archive, name: str, where: str | None = None,
+              exclude: str | None = None) -> str:
+    """SQL condition picking a log's jobs, narrowed by predicates in the
+    archive's notation (built through sqlglot's tree, never pasted)."""
+    cond = f"log_id = {archive.log_id(name)}"
+    if where is None and exclude is None:
+        return cond
+    info = log_info(archive, name)
+    clock = LogClock(info.get("unix_start_time"), info.get("tz"))
+    if where is not None:
+        cond += f" AND ({predicate_sql(where, clock)})"
+    if exclude is not None:
+        cond += f" AND NOT ({predicate_sql(exclude, clock)})"
+    return cond
+
+
+def _job_lines(archive: Archive, cond: str) -> tuple[np.ndarray, np.ndarray]:
     """Line numbers and right-aligned text of a log's job lines, in file order."""
     texts = ",\n".join(f"{_formatted(f.column, f.integer)} AS c{i}" for i, f in enumerate(FIELDS))
     widths = ", ".join(f"CAST(max(length(c{i})) AS INTEGER) AS w{i}" for i in range(len(FIELDS)))
     padded = ", ' ', ".join(f"lpad(c{i}, w{i}, ' ')" for i in range(len(FIELDS)))
     rows = archive.con.execute(
         f"""
-        WITH t AS (SELECT line_no, {texts} FROM jobs WHERE log_id = {int(log_id)}),
+        WITH t AS (SELECT line_no, {texts} FROM jobs WHERE {cond}),
              w AS (SELECT {widths} FROM t)
         SELECT line_no, concat({padded}) AS line FROM t, w ORDER BY line_no
         """
@@ -39,13 +57,13 @@ def _job_lines(archive: Archive, log_id: int) -> tuple[np.ndarray, np.ndarray]:
     return rows["line_no"], rows["line"]
 
 
-def swf_text(archive: Archive, name: str) -> str:
+def swf_text(archive: Archive, name: str, where: str | None = None, exclude: str | None = None) -> str:
     """The log as SWF: every header line where it stood, then the jobs."""
     log_id = archive.log_id(name)
     header = archive.con.execute(
         "SELECT line_no, text FROM header_lines WHERE log_id = ? ORDER BY seq", [log_id]
     ).fetchall()
-    line_nos, lines = _job_lines(archive, log_id)
+    line_nos, lines = _job_lines(archive, selection(archive, name, where, exclude))
     out = io.StringIO()
     # Header lines go back between the job lines they stood between.
     cut = np.searchsorted(line_nos, [ln for ln, _ in header]) if header else []
@@ -63,7 +81,7 @@ def swf_text(archive: Archive, name: str) -> str:
     return out.getvalue()
 
 
-def _write_bytes(path: str | os.PathLike, data: bytes) -> None:
+def write_bytes(path: str | os.PathLike, data: bytes) -> None:
     if str(path).lower().endswith(".gz"):
         # mtime=0 keeps two exports of the same log byte-identical.
         with open(path, "wb") as fh, gzip.GzipFile(
@@ -74,18 +92,19 @@ def _write_bytes(path: str | os.PathLike, data: bytes) -> None:
         Path(path).write_bytes(data)
 
 
-def export_swf(archive: Archive, name: str, path: str | os.PathLike) -> int:
+def export_swf(archive: Archive, name: str, path: str | os.PathLike, where: str | None = None,
+               exclude: str | None = None) -> int:
     """Write a log back as SWF (gzip'd when the name ends in .gz); returns jobs."""
-    text = swf_text(archive, name)
-    _write_bytes(path, text.encode("utf-8"))
-    return int(archive.con.execute(
-        "SELECT count(*) FROM jobs WHERE log_id = ?", [archive.log_id(name)]).fetchall()[0][0])
+    text = swf_text(archive, name, where, exclude)
+    write_bytes(path, text.encode("utf-8"))
+    cond = selection(archive, name, where, exclude)
+    return int(archive.con.execute(f"SELECT count(*) FROM jobs WHERE {cond}").fetchall()[0][0])
 
 
-def log_query(archive: Archive, name: str) -> str:
+def log_query(archive: Archive, name: str, where: str | None = None, exclude: str | None = None) -> str:
     """The query that returns a log's jobs as written, in file order."""
     cols = ", ".join(["line_no"] + [f.column for f in FIELDS])
-    return f"SELECT {cols} FROM jobs WHERE log_id = {archive.log_id(name)} ORDER BY line_no"
+    return f"SELECT {cols} FROM jobs WHERE {selection(archive, name, where, exclude)} ORDER BY line_no"
 
 
 FORMATS = ("table", "csv", "json", "parquet")

@@ -64,6 +64,11 @@ def predicate_sql(text: str, clock: LogClock = LogClock()) -> str:
     return parse_predicate(text, clock).sql(dialect="duckdb")
 
 
+def submit_seconds(text: str, clock: LogClock) -> int:
+    """A date (in the log's local time) as seconds on the log's submit clock."""
+    return _Builder(clock)._submit_seconds(text)
+
+
 class _Builder:
     def __init__(self, clock: LogClock):
         self.clock = clock

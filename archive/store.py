@@ -9,7 +9,6 @@ from typing import Iterator
 
 import duckdb
 import pandas as pd
-
 from wla.schema import load_sql
 
 from .errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError

@@ -10,7 +10,6 @@ from typing import List, Optional
 import duckdb
 import pandas as pd
 import typer
-
 from wla.archive import WlaError
 from wla.archive import open as open_archive
 from wla.archive.catalog import SETTABLE, catalog, log_info, set_fact
@@ -18,34 +17,11 @@ from wla.archive.export import export_swf, log_query, write_query
 from wla.archive.ingest import IngestResult, ingest
 from wla.archive.quality import COUNTS, quality
 from wla.archive.query import check_read_only, run_query
-from wla.archive.store import ENV_PATH, default_path, one_line
+from wla.archive.store import one_line
 
+from . import cleaning  # noqa: F401  (registers its commands)
+from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
 from .render import frame_text, percent_columns
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="wla: a workload log archive. Keep SWF logs exactly, ask SQL over all of them.",
-)
-
-ArchiveOpt = typer.Option(None, "--archive", "-a", envvar=ENV_PATH,
-                          help="Archive file [default: ./archive.duckdb]")
-
-
-_chosen: dict[str, str] = {}
-
-
-@app.callback()
-def _global(archive: Optional[Path] = typer.Option(
-        None, "--archive", "-a", envvar=ENV_PATH,
-        help="Archive file, for every command [default: ./archive.duckdb]")) -> None:
-    if archive:
-        _chosen["archive"] = str(archive)
-
-
-def _path(archive: Optional[Path]) -> str:
-    return str(archive) if archive else _chosen.get("archive") or default_path()
 
 
 @app.command("ingest")
@@ -66,7 +42,7 @@ def ingest_cmd(
         else:
             typer.echo(f"{r.status:9} {r.name}: {r.message}")
 
-    with open_archive(_path(archive), write=True) as a:
+    with open_archive(archive_path(archive), write=True) as a:
         results = ingest(a, paths, lenient=lenient, replace=replace, name=name,
                          workers=workers, on_result=report)
     dt = time.perf_counter() - t0
@@ -90,7 +66,7 @@ def ingest_cmd(
 @app.command("ls")
 def ls_cmd(archive: Optional[Path] = ArchiveOpt) -> None:
     """One row per log: period, machine size, users, jobs, utilization."""
-    with open_archive(_path(archive)) as a:
+    with open_archive(archive_path(archive)) as a:
         frame = catalog(a)
     typer.echo(frame_text(percent_columns(frame, ["utilization"])))
 
@@ -98,7 +74,7 @@ def ls_cmd(archive: Optional[Path] = ArchiveOpt) -> None:
 @app.command("info")
 def info_cmd(log: str, archive: Optional[Path] = ArchiveOpt) -> None:
     """A log's file, header lines and figures."""
-    with open_archive(_path(archive)) as a:
+    with open_archive(archive_path(archive)) as a:
         info = log_info(a, log)
     row, summary = info["log"], info["summary"]
     typer.echo(f"{row['name']}  (from {row['file_name']}, {row['file_size']:,} bytes, "
@@ -140,7 +116,7 @@ def set_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Set a fact a log's header lacks (machine size, start time, time zone)."""
-    with open_archive(_path(archive), write=True) as a:
+    with open_archive(archive_path(archive), write=True) as a:
         typer.echo(set_fact(a, log, fact, value))
 
 
@@ -152,7 +128,7 @@ def sql_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Run one read-only SQL query over all logs (tables: logs, jobs, typed_jobs, ...)."""
-    with open_archive(_path(archive)) as a:
+    with open_archive(archive_path(archive)) as a:
         if fmt == "table":
             frame = run_query(a, query)
             text = frame_text(frame)
@@ -173,13 +149,15 @@ def export_cmd(
     output: Path = typer.Option(..., "--output", "-o",
                                 help="FILE.swf, FILE.swf.gz or FILE.parquet"),
     query: Optional[str] = typer.Option(None, help="Export this query's rows instead of a log (Parquet)"),
+    where: Optional[str] = WhereOpt,
+    exclude: Optional[str] = ExcludeOpt,
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Write a log back as SWF, or a log or query as Parquet."""
     if (log is None) == (query is None):
         raise WlaError("name a log or give --query, not both")
     parquet = output.suffix.lower() == ".parquet"
-    with open_archive(_path(archive)) as a:
+    with open_archive(archive_path(archive)) as a:
         if query is not None:
             if not parquet:
                 raise WlaError("--query exports to Parquet: name the output FILE.parquet")
@@ -187,10 +165,10 @@ def export_cmd(
             write_query(a, query, "parquet", output)
             typer.echo(f"wrote {output}")
         elif parquet:
-            write_query(a, log_query(a, log), "parquet", output)
+            write_query(a, log_query(a, log, where, exclude), "parquet", output)
             typer.echo(f"wrote {output}")
         else:
-            n = export_swf(a, log, output)
+            n = export_swf(a, log, output, where, exclude)
             typer.echo(f"wrote {output}: {n:,} jobs")
 
 
@@ -201,7 +179,7 @@ def quality_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Inconsistency counts, utilization and its exceptions, per log."""
-    with open_archive(_path(archive)) as a:
+    with open_archive(archive_path(archive)) as a:
         frame = quality(a, logs or None)
     if as_json:
         typer.echo(json.dumps(json.loads(frame.to_json(orient="records", date_format="iso")), indent=1))

@@ -87,3 +87,80 @@ CREATE TABLE IF NOT EXISTS rejects (
     text    VARCHAR NOT NULL,
     reason  VARCHAR NOT NULL
 );
+
+-- Versions are logs too: one row in logs (kind 'version'), their kept jobs in
+-- jobs, their header lines in header_lines, so every command that reads a log
+-- reads a version the same way. Older archives gain the columns here.
+ALTER TABLE logs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'log';
+ALTER TABLE logs ADD COLUMN IF NOT EXISTS source_log_id INTEGER;
+
+-- Every rule the archive has used, at every version: the SQL as it was.
+CREATE TABLE IF NOT EXISTS rules (
+    name            VARCHAR NOT NULL,
+    version         INTEGER NOT NULL,
+    fingerprint     VARCHAR NOT NULL,   -- sha256 of the sqlglot-normalized SQL
+    sql             VARCHAR NOT NULL,   -- the file as read, header included
+    sqlglot_version VARCHAR NOT NULL,
+    rationale       VARCHAR NOT NULL,
+    params          VARCHAR NOT NULL,   -- JSON: name -> {type, default, doc}
+    file            VARCHAR NOT NULL,
+    PRIMARY KEY (name, version)
+);
+
+-- One row per cleaned version: how it was built and whether it is published.
+CREATE TABLE IF NOT EXISTS versions (
+    log_id        INTEGER PRIMARY KEY,  -- the version's own row in logs
+    name          VARCHAR NOT NULL UNIQUE, -- LOG@VERSION
+    version       VARCHAR NOT NULL,
+    base_log_id   INTEGER NOT NULL,     -- the original log
+    source_log_id INTEGER NOT NULL,     -- what the first step reads: the original or a version
+    recipe        VARCHAR NOT NULL,     -- the recipe's text
+    recipe_hash   VARCHAR NOT NULL,
+    wla_version   VARCHAR NOT NULL,
+    built_at      TIMESTAMPTZ NOT NULL,
+    build_seconds DOUBLE NOT NULL,
+    published_at  TIMESTAMPTZ,
+    published_sha256 VARCHAR
+);
+
+-- The steps of each version, in order, with the view each one is.
+CREATE TABLE IF NOT EXISTS steps (
+    version_id   INTEGER NOT NULL,
+    step         INTEGER NOT NULL,
+    rule         VARCHAR NOT NULL,
+    rule_version INTEGER NOT NULL,
+    fingerprint  VARCHAR NOT NULL,
+    params       VARCHAR NOT NULL,      -- JSON of every parameter's value
+    view_name    VARCHAR NOT NULL,
+    jobs_in      BIGINT NOT NULL,
+    dropped      BIGINT NOT NULL,
+    changed      BIGINT NOT NULL,       -- jobs with at least one field changed
+    note         VARCHAR,               -- what a computed rule reported
+    PRIMARY KEY (version_id, step)
+);
+
+-- Every decision of every step: one row per dropped job and per changed field.
+CREATE TABLE IF NOT EXISTS decisions (
+    version_id   INTEGER NOT NULL,
+    version      VARCHAR NOT NULL,      -- LOG@VERSION
+    step         INTEGER NOT NULL,
+    rule         VARCHAR NOT NULL,
+    rule_version INTEGER NOT NULL,
+    fingerprint  VARCHAR NOT NULL,
+    line_no      INTEGER NOT NULL,      -- the job's line in the original file
+    job          BIGINT NOT NULL,
+    action       VARCHAR NOT NULL,      -- 'drop', 'modify' or 'recover'
+    field        VARCHAR,
+    old_value    DOUBLE,
+    new_value    DOUBLE,
+    reason       VARCHAR NOT NULL
+);
+
+-- Jobs a rule computed in Python (the capacity integer program) chose to
+-- drop; the rule's SQL reads them, so the rule is still a view.
+CREATE TABLE IF NOT EXISTS computed_drops (
+    version_id INTEGER NOT NULL,
+    step       INTEGER NOT NULL,
+    line_no    INTEGER NOT NULL,
+    reason     VARCHAR NOT NULL
+);

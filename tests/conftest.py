@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from wla.archive import open as open_archive
 from wla.archive.ingest import ingest
 

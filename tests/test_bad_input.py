@@ -13,7 +13,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
-
 from wla.archive import ExtendedFormatError, InputError
 from wla.archive import open as open_archive
 from wla.archive.errors import LogExists

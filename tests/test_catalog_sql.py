@@ -8,15 +8,13 @@ import sys
 
 import pandas as pd
 import pytest
-
 import wla.archive
+from conftest import data_dir
 from wla.archive import QueryError
 from wla.archive.catalog import catalog, set_fact
 from wla.archive.export import log_query, write_query
 from wla.archive.ingest import ingest
 from wla.archive.query import run_query
-
-from conftest import data_dir
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 

@@ -8,12 +8,10 @@ import sys
 import textwrap
 
 import pytest
-
+from conftest import data_dir
 from wla.archive import ArchiveLocked
 from wla.archive import open as open_archive
 from wla.archive.ingest import ingest
-
-from conftest import data_dir
 
 SMALL = ["NASA-iPSC-1993-3-head228", "ANL-Intrepid-2009-1-head10", "HPC2N-2002-2.2-head3170"]
 BIG = "KTH-SP2-1996-2.1-cln"

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sqlglot import exp
-
-from wla.archive.predicate import LogClock, PredicateError, parse_predicate, predicate_sql
-
 from conftest import data_dir
+from sqlglot import exp
+from wla.archive.predicate import LogClock, PredicateError, parse_predicate, predicate_sql
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")

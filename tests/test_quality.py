@@ -6,10 +6,8 @@ import gzip
 import numpy as np
 import pandas as pd
 import pytest
-
-from wla.archive.quality import quality
-
 from conftest import data_dir
+from wla.archive.quality import quality
 
 NAMES = ["job", "submit", "wait", "run", "procs", "cpu", "mem", "req_procs", "req_time",
          "req_mem", "status", "user", "group", "app", "queue", "partition", "prev", "think"]

@@ -8,13 +8,11 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-
+from conftest import manifest, real_files
 from wla.archive import open as open_archive
 from wla.archive.export import export_swf
 from wla.archive.fields import COLUMNS
 from wla.archive.ingest import ingest
-
-from conftest import manifest, real_files
 
 
 def test_manifest_lists_every_file():

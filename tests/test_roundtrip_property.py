@@ -16,7 +16,6 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
-
 from wla.archive import ExtendedFormatError
 from wla.archive import open as open_archive
 from wla.archive.export import swf_text

@@ -1,0 +1,260 @@
+"""Building a cleaned version: one view per recipe step, every decision recorded.
+
+The version is then a log like any other (a row in logs, its kept jobs in
+jobs, its header lines with the notes of its steps), so every command reads
+it the same way, and its views say how it was made.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import wla
+from sqlglot import exp
+
+from .bind import bind, params_text
+from .computed import computed
+from .errors import LogExists, LogNotFound
+from .predicate import LogClock
+from .recipe import Recipe, RecipeError, read_recipe, recipe_hash, step_params
+from .rules import JOB_COLUMNS, Rule, load_rules, record, recorded
+from .store import Archive, transaction
+
+_COLS = ", ".join(JOB_COLUMNS)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    step: int
+    rule: str
+    rule_version: int
+    fingerprint: str
+    params: dict
+    view: str
+    jobs_in: int
+    dropped: int
+    changed: int
+    note: str | None
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    name: str  # LOG@VERSION
+    status: str  # 'built', 'rebuilt' or 'unchanged'
+    recipe_hash: str
+    jobs_in: int
+    jobs: int
+    steps: tuple[StepResult, ...]
+    seconds: float
+
+
+def step_view(name: str, step: int, rule: str) -> str:
+    """The view of one step: `"LOG@VERSION/2-recover"`."""
+    return f"{name}/{step}-{rule}"
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _log_row(con: duckdb.DuckDBPyConnection, name: str) -> dict:
+    rows = con.execute("SELECT * FROM logs WHERE name = ?", [name]).df()
+    if rows.empty:
+        raise LogNotFound(f"no log named {name!r}")
+    return {k: (None if pd.isna(v) else v) for k, v in rows.iloc[0].to_dict().items()}
+
+
+def _base(con: duckdb.DuckDBPyConnection, log: dict) -> dict:
+    """The original log a log or version comes from."""
+    if log["kind"] != "version":
+        return log
+    base_id = con.execute("SELECT base_log_id FROM versions WHERE log_id = ?", [log["log_id"]]).fetchall()[0][0]
+    return _log_row(con, con.execute("SELECT name FROM logs WHERE log_id = ?", [base_id]).fetchall()[0][0])
+
+
+def _rule_for(con, rules: dict[str, Rule], step, where: str) -> Rule:
+    if step.rule not in rules:
+        raise RecipeError(f"{where}: no rule named {step.rule!r} (rules: {', '.join(rules)})")
+    rule = rules[step.rule]
+    if step.rule_version is None or step.rule_version == rule.version:
+        return rule
+    old = recorded(con, step.rule, step.rule_version)
+    if old is None:
+        raise RecipeError(f"{where}: rule {step.rule} version {step.rule_version} is not in the "
+                          f"archive (the file has version {rule.version})")
+    return old
+
+
+def drop_version(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
+    """Remove a version's rows and views (inside the caller's transaction)."""
+    name = con.execute("SELECT name FROM versions WHERE log_id = ?", [log_id]).fetchall()
+    if name:
+        con.execute(f"DROP VIEW IF EXISTS {_q(name[0][0])}")
+    for (view,) in con.execute("SELECT view_name FROM steps WHERE version_id = ? ORDER BY step DESC",
+                               [log_id]).fetchall():
+        con.execute(f"DROP VIEW IF EXISTS {_q(view)}")
+    for table, key in (("jobs", "log_id"), ("header_lines", "log_id"), ("logs", "log_id"),
+                       ("versions", "log_id"), ("steps", "version_id"), ("decisions", "version_id"),
+                       ("computed_drops", "version_id")):
+        con.execute(f"DELETE FROM {table} WHERE {key} = ?", [log_id])
+
+
+def _decisions_sql(rule: Rule, bound: exp.Expression, source: str, meta: list) -> str:
+    """INSERT of the step's decisions: a drop per dropped job, a change per
+    field whose value differs, each with the rule's reason."""
+    fixed = ", ".join(f"{exp.Literal.number(m) if isinstance(m, int) else exp.Literal.string(m)}"
+                      for m in meta)
+    parts = []
+    if "_drop" in rule.outputs:
+        parts.append(f"SELECT {fixed}, o.line_no, i.job, 'drop', NULL, NULL, NULL, o._drop "
+                     "FROM o JOIN i USING (line_no) WHERE o._drop IS NOT NULL")
+    keep = "o._drop IS NULL AND " if "_drop" in rule.outputs else ""
+    for col in rule.writes:
+        why = f"o._why_{col}" if f"_why_{col}" in rule.outputs else "NULL"
+        default = exp.Literal.string(f"{col} changed by rule {rule.name}").sql("duckdb")
+        parts.append(
+            f"SELECT {fixed}, o.line_no, i.job, '{rule.action}', '{col}', i.{col}, o.{col}, "
+            f"coalesce({why}, {default}) FROM o JOIN i USING (line_no) "
+            f"WHERE {keep}o.{col} IS DISTINCT FROM i.{col}"
+        )
+    if not parts:
+        return ""
+    return (f"INSERT INTO decisions WITH i AS (SELECT * FROM {source}), "
+            f"o AS ({bound.sql(dialect='duckdb')}) " + " UNION ALL ".join(parts))
+
+
+def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResult]) -> list[str]:
+    lines = [f"; Note: Cleaned version {version} of {base} ({name}), made by wla {wla.__version__}; "
+             f"recipe sha256 {rhash}"]
+    for s in steps:
+        params = f" with {params_text(s.params)}" if s.params else ""
+        lines.append(f"; Note: Step {s.step}: rule {s.rule} version {s.rule_version} "
+                     f"(fingerprint {s.fingerprint}){params}: "
+                     f"{s.dropped} jobs dropped, {s.changed} changed")
+    return lines
+
+
+def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None = None) -> BuildResult:
+    """Build (or rebuild) the version a recipe describes; all or nothing."""
+    archive.require_writable()
+    if not isinstance(recipe, Recipe):
+        recipe = read_recipe(recipe)
+    started = time.perf_counter()
+    con = archive.con
+    rules = load_rules(rules_dirs)
+    source = _log_row(con, recipe.log)
+    base = _base(con, source)
+    name = f"{base['name']}@{recipe.version}"
+    if source["name"] == name:
+        raise RecipeError(f"{recipe.file}: version {name} cannot be built from itself")
+    clock = LogClock(source["unix_start_time"], source["tz"])
+    facts = dict(source)
+    resolved: list[tuple[Rule, dict]] = []
+    for i, step in enumerate(recipe.steps, 1):
+        where = f"{recipe.file}: step {i} ({step.rule})"
+        rule = _rule_for(con, rules, step, where)
+        params = step_params(rule, step, where)
+        if rule.computed:
+            params = computed(rule.computed)[0](params, facts)
+        resolved.append((rule, params))
+    rhash = recipe_hash(recipe, resolved)
+    existing = con.execute("SELECT log_id, recipe_hash, published_at FROM versions WHERE name = ?",
+                           [name]).fetchall()
+    if existing and existing[0][2] is not None:
+        if existing[0][1] != rhash:
+            raise LogExists(f"{name} is published; it cannot be rebuilt differently under the same "
+                            "name (give the recipe a new version)")
+        return BuildResult(name, "unchanged", rhash, 0, 0, (), time.perf_counter() - started)
+    clash = con.execute("SELECT kind FROM logs WHERE name = ?", [name]).fetchall()
+    if clash and clash[0][0] != "version":
+        raise LogExists(f"the archive holds an ingested log named {name!r}")
+    record(con, list(rules.values()) + [r for r, _ in resolved])
+    with transaction(con):
+        if existing:
+            vid = int(existing[0][0])
+            drop_version(con, vid)
+        else:
+            vid = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchall()[0][0])
+        steps = _build_steps(con, name, vid, source, resolved, clock, facts)
+        jobs = _store(con, recipe, name, vid, source, base, rhash, steps,
+                      time.perf_counter() - started)
+    return BuildResult(name, "rebuilt" if existing else "built", rhash, steps[0].jobs_in if steps else jobs,
+                       jobs, tuple(steps), time.perf_counter() - started)
+
+
+def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClock,
+                 facts: dict) -> list[StepResult]:
+    results = []
+    src_sql = f"(SELECT {_COLS} FROM jobs WHERE log_id = {int(source['log_id'])})"
+    src_expr: exp.Expression = (exp.select(*JOB_COLUMNS).from_("jobs")
+                                .where(exp.column("log_id").eq(int(source["log_id"]))).subquery())
+    for n, (rule, params) in enumerate(resolved, 1):
+        note = None
+        if rule.computed:
+            jobs = con.execute(f"SELECT * FROM {src_sql} ORDER BY line_no").df()
+            drops, note = computed(rule.computed)[1](jobs, params, facts)
+            if len(drops):
+                frame = pd.DataFrame({"version_id": vid, "step": n,
+                                      "line_no": drops["line_no"].astype("int32"),
+                                      "reason": drops["reason"].astype(str)})
+                con.register("_drops", frame)
+                con.execute("INSERT INTO computed_drops SELECT version_id, step, line_no, reason FROM _drops")
+                con.unregister("_drops")
+        bound = bind(rule, params, clock, {"version_id": vid, "step": n}, src_expr)
+        view = step_view(name, n, rule.name)
+        keep = " WHERE r._drop IS NULL" if "_drop" in rule.outputs else ""
+        con.execute(f"CREATE VIEW {_q(view)} AS SELECT {', '.join('r.' + c for c in JOB_COLUMNS)} "
+                    f"FROM ({bound.sql(dialect='duckdb')}) AS r{keep}")
+        meta = [vid, name, n, rule.name, rule.version, rule.fingerprint]
+        insert = _decisions_sql(rule, bound, src_sql, meta)
+        if insert:
+            con.execute(insert)
+        jobs_in, dropped, changed = con.execute(
+            f"SELECT (SELECT count(*) FROM {src_sql}), "
+            "count(*) FILTER (WHERE action = 'drop'), "
+            "count(DISTINCT line_no) FILTER (WHERE action <> 'drop') "
+            "FROM decisions WHERE version_id = ? AND step = ?", [vid, n]).fetchall()[0]
+        results.append(StepResult(n, rule.name, rule.version, rule.fingerprint, params, view,
+                                  int(jobs_in), int(dropped), int(changed), note))
+        src_sql = _q(view)
+        src_expr = exp.Table(this=exp.to_identifier(view, quoted=True))
+    return results
+
+
+def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, rhash: str,
+           steps: list[StepResult], seconds: float) -> int:
+    """The version as a log: its row, its jobs, its header lines and notes."""
+    final = _q(name)
+    con.execute(f"CREATE VIEW {final} AS SELECT * FROM {_q(steps[-1].view)}")
+    con.execute(f"INSERT INTO jobs (log_id, {_COLS}) SELECT {vid}, {_COLS} FROM {final} ORDER BY line_no")
+    jobs = int(con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
+    header = con.execute("SELECT seq, line_no, text, label, value FROM header_lines WHERE log_id = ? "
+                         "ORDER BY seq", [source["log_id"]]).fetchall()
+    first_job = con.execute("SELECT min(line_no) FROM jobs WHERE log_id = ?", [source["log_id"]]).fetchall()[0][0]
+    leading = [h for h in header if first_job is None or h[1] < first_job]
+    at = leading[-1][1] if leading else 0
+    notes = _notes(name, base["name"], recipe.version, rhash, steps)
+    rows = [(vid, seq, line_no, text, label, value) for seq, line_no, text, label, value in header]
+    rows += [(vid, len(header) + k, at, text, "Note", text.split(":", 1)[1].strip())
+             for k, text in enumerate(notes)]
+    con.executemany("INSERT INTO header_lines VALUES (?, ?, ?, ?, ?, ?)", rows)
+    row = {k: v for k, v in source.items()}
+    row.update(log_id=vid, name=name, file_name=recipe.file, file_size=len(recipe.text.encode()),
+               data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
+               blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])
+    cols = list(row)
+    con.execute(f"INSERT INTO logs ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) ",
+                [row[c] for c in cols])
+    con.execute("UPDATE logs SET ingested_at = now() WHERE log_id = ?", [vid])
+    con.execute(
+        "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?, NULL, NULL)",
+        [vid, name, recipe.version, base["log_id"], source["log_id"], recipe.text, rhash,
+         wla.__version__, seconds])
+    con.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+        (vid, s.step, s.rule, s.rule_version, s.fingerprint, json.dumps(s.params, sort_keys=True),
+         s.view, s.jobs_in, s.dropped, s.changed, s.note) for s in steps])
+    return jobs

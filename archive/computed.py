@@ -1,0 +1,45 @@
+"""Rules whose decisions Python computes (what SQL cannot do well).
+
+Each returns the jobs to drop with their reasons; the rule's SQL reads them
+from `computed_drops`, so the step is still a view.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+
+from .errors import WlaError
+
+
+def _capacity_params(params: dict, facts: dict) -> dict:
+    out = dict(params)
+    if out.get("capacity") is None:
+        size = facts.get("machine_size")
+        if size is None:
+            raise WlaError(f"log {facts['name']} has no machine size: give capacity in the step, "
+                           f"or set it with `wla set {facts['name']} max-procs N`")
+        out["capacity"] = int(size)
+    return out
+
+
+def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict) -> tuple[pd.DataFrame, str]:
+    from .capacity import capacity_deletions  # scipy loads only when the rule runs
+
+    choice = capacity_deletions(jobs, params["capacity"], slack=params["slack"],
+                                threshold=params["threshold"], time_limit=params["time_limit"],
+                                unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"))
+    return choice.deletions[["line_no", "reason"]], choice.message
+
+
+# computed name -> (fill log-dependent parameters, compute the drops)
+COMPUTED: dict[str, tuple[Callable[[dict, dict], dict],
+                          Callable[[pd.DataFrame, dict, dict], tuple[pd.DataFrame, str]]]] = {
+    "capacity": (_capacity_params, _capacity_drops),
+}
+
+
+def computed(name: str):
+    if name not in COMPUTED:
+        raise WlaError(f"no computation named {name!r} (known: {', '.join(COMPUTED)})")
+    return COMPUTED[name]

@@ -1,0 +1,126 @@
+"""Recipes: how one cleaned version of one log is made, as a small TOML file.
+
+    log = "SDSC-SP2-1998-4.2-cln"
+    version = "v1"
+
+    [[step]]
+    rule = "normalize"
+
+    [[step]]
+    rule = "filter"
+    where = "user=374 and job>=1000 and job<=2000"
+    reason = "flurry of user 374 in week 34"
+
+A step may pin `rule_version`; an older version is rebuilt from the SQL the
+archive recorded. Every other key is a parameter of the rule.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import WlaError
+from .rules import Rule, RuleError, check_value
+
+_VERSION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class RecipeError(WlaError):
+    """A recipe that cannot be built as written."""
+
+
+@dataclass(frozen=True)
+class Step:
+    rule: str
+    rule_version: int | None
+    params: dict[str, object]  # as written; defaults are filled at build
+
+
+@dataclass(frozen=True)
+class Recipe:
+    log: str
+    version: str
+    steps: tuple[Step, ...]
+    text: str
+    file: str
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        """The version's name in the archive: ORIGINAL@VERSION."""
+        return f"{self.log.split('@')[0]}@{self.version}"
+
+
+def parse_recipe(text: str, file: str = "recipe") -> Recipe:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RecipeError(f"{file}: not TOML: {e}") from None
+    unknown = sorted(set(data) - {"log", "version", "description", "step"})
+    if unknown:
+        raise RecipeError(f"{file}: unknown keys {', '.join(unknown)}; a recipe has log, version, "
+                          "description and [[step]] tables")
+    for key in ("log", "version"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise RecipeError(f"{file}: {key} = \"...\" is missing")
+    if not _VERSION_NAME.match(data["version"]):
+        raise RecipeError(f"{file}: version {data['version']!r} must be letters, digits, '.', '_' or '-'")
+    raw = data.get("step")
+    if not isinstance(raw, list) or not raw:
+        raise RecipeError(f"{file}: a recipe needs at least one [[step]]")
+    steps = []
+    for i, s in enumerate(raw, 1):
+        if not isinstance(s.get("rule"), str):
+            raise RecipeError(f"{file}: step {i} has no rule = \"...\"")
+        params = {k: v for k, v in s.items() if k not in ("rule", "rule_version")}
+        rv = s.get("rule_version")
+        if rv is not None and (not isinstance(rv, int) or isinstance(rv, bool)):
+            raise RecipeError(f"{file}: step {i}: rule_version must be an integer")
+        steps.append(Step(s["rule"], rv, params))
+    return Recipe(data["log"], data["version"], tuple(steps), text, file,
+                  str(data.get("description", "")))
+
+
+def read_recipe(path: str | Path) -> Recipe:
+    p = Path(path)
+    if not p.is_file():
+        raise RecipeError(f"{path}: no such recipe file")
+    return parse_recipe(p.read_text(encoding="utf-8"), str(path))
+
+
+def step_params(rule: Rule, step: Step, where: str) -> dict[str, object]:
+    """Every parameter of the rule with its value: given, else the default;
+    unknown and missing ones are errors naming the step."""
+    unknown = sorted(set(step.params) - set(rule.params))
+    if unknown:
+        known = ", ".join(rule.params) or "none"
+        raise RecipeError(f"{where}: rule {rule.name} has no parameter {', '.join(unknown)} "
+                          f"(its parameters: {known})")
+    out = {}
+    for name, p in rule.params.items():
+        if name in step.params:
+            try:
+                out[name] = check_value(step.params[name], p.type, f"{where}: {name}")
+            except RuleError as e:
+                raise RecipeError(str(e)) from None
+        elif p.required:
+            raise RecipeError(f"{where}: rule {rule.name} needs {name} ({p.doc})")
+        else:
+            out[name] = p.default
+    return out
+
+
+def recipe_hash(recipe: Recipe, resolved: list[tuple[Rule, dict[str, object]]]) -> str:
+    """What identifies the build: the log, the version, and each step's rule,
+    rule version, fingerprint and parameter values (not the file's layout)."""
+    canon = {
+        "log": recipe.log,
+        "version": recipe.version,
+        "steps": [{"rule": r.name, "version": r.version, "fingerprint": r.fingerprint,
+                   "params": params} for r, params in resolved],
+    }
+    return hashlib.sha256(json.dumps(canon, sort_keys=True).encode("utf-8")).hexdigest()

@@ -1,0 +1,276 @@
+"""Cleaning rules: SQL files with a header, checked and fingerprinted with sqlglot.
+
+A rule is a SELECT over the relation `input` (the columns line_no and the 18
+fields) that returns the same columns, with new values where it changes
+them, plus optional columns the engine reads:
+
+- `_drop`: why the job is dropped (NULL keeps it);
+- `_why_<field>`: why that field changed (read only where it did).
+
+Parameters are written `$name` and become literals through sqlglot's tree;
+each is also available as `$name_text`, its value as text. `$version_id` and
+`$step` name the step being built. A rule whose header says `computed: X`
+reads `computed_drops`, which Python fills before the view is made.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.optimizer.qualify import qualify
+from wla.schema import load_sql
+
+from .errors import WlaError
+from .fields import COLUMNS, FIELDS
+
+JOB_COLUMNS: tuple[str, ...] = ("line_no", *COLUMNS)
+PARAM_TYPES = ("integer", "number", "boolean", "text", "integers", "predicate", "time")
+BUILTINS = ("version_id", "step")
+_HEADER_KEY = re.compile(r"^--\s*(name|version|rationale|params|action|computed):\s*(.*)$")
+_PARAM = re.compile(r"^--\s+(\w+) \((\w+)(?:, default (.+?))?\): (.+)$")
+
+
+class RuleError(WlaError):
+    """A rule file that cannot be used: bad header, bad SQL, unknown column."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: object  # None: no default (required) or 'none' (filled per log)
+    required: bool
+    doc: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    version: int
+    rationale: str
+    params: dict[str, Param]
+    sql: str  # the whole file
+    body: exp.Expression  # the parsed SELECT
+    fingerprint: str
+    file: str
+    action: str = "modify"  # what a changed field is: 'modify' or 'recover'
+    computed: str | None = None
+    outputs: tuple[str, ...] = field(default=())  # the columns it returns
+    reads: tuple[str, ...] = field(default=())  # job columns it reads (lineage)
+    writes: tuple[str, ...] = field(default=())  # job columns it may change
+
+    def params_json(self) -> str:
+        return json.dumps({p.name: {"type": p.type, "default": p.default, "required": p.required,
+                                    "doc": p.doc} for p in self.params.values()}, sort_keys=True)
+
+
+def _default(text: str, ptype: str, where: str) -> object:
+    if text == "none":
+        return None
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        raise RuleError(f"{where}: default {text!r} is not a TOML value") from None
+    return check_value(value, ptype, where)
+
+
+def check_value(value: object, ptype: str, where: str) -> object:
+    """A parameter value of the declared type, or an error naming where."""
+    ok = {
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "boolean": isinstance(value, bool),
+        "text": isinstance(value, str),
+        "predicate": isinstance(value, str),
+        "time": isinstance(value, (int, float, str)) and not isinstance(value, bool),
+        "integers": isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                                    for v in value),
+    }[ptype]
+    if not ok:
+        raise RuleError(f"{where}: {value!r} is not of type {ptype}")
+    return value
+
+
+def _header(text: str, file: str) -> tuple[dict[str, str], dict[str, Param], str]:
+    """The header block's keys, its parameters and the SQL after it."""
+    lines = text.splitlines()
+    keys: dict[str, str] = {}
+    params: dict[str, Param] = {}
+    current = None
+    i = 0
+    for i, line in enumerate(lines):
+        if not line.startswith("--"):
+            break
+        m = _HEADER_KEY.match(line)
+        if m:
+            current = m.group(1)
+            keys[current] = m.group(2).strip()
+            continue
+        if current == "params":
+            p = _PARAM.match(line)
+            if not p:
+                raise RuleError(f"{file}:{i + 1}: a parameter reads '--   name (type, default value): what it is'")
+            name, ptype, default, doc = p.groups()
+            if ptype not in PARAM_TYPES:
+                raise RuleError(f"{file}:{i + 1}: unknown parameter type {ptype!r}; one of: {', '.join(PARAM_TYPES)}")
+            where = f"{file}:{i + 1}"
+            params[name] = Param(name, ptype, _default(default, ptype, where) if default else None,
+                                 default is None, doc.strip())
+        elif current == "rationale":
+            keys["rationale"] = (keys["rationale"] + " " + line[2:].strip()).strip()
+        elif line[2:].strip():
+            raise RuleError(f"{file}:{i + 1}: unexpected header line {line!r}")
+    else:
+        i = len(lines)
+    for key in ("name", "version", "rationale"):
+        if not keys.get(key):
+            raise RuleError(f"{file}: the header has no {key!r}")
+    return keys, params, "\n".join(lines[i:])
+
+
+def fingerprint(body: exp.Expression) -> str:
+    """sha256 of the SQL as sqlglot writes it back: comments, case of
+    identifiers and white space do not count."""
+    normal = body.sql(dialect="duckdb", comments=False, normalize=True)
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def table_schema() -> dict[str, dict[str, str]]:
+    """The archive's tables, read from tables.sql, plus `input`."""
+    tables: dict[str, dict[str, str]] = {}
+    for statement in sqlglot.parse(load_sql("tables"), read="duckdb"):
+        if isinstance(statement, exp.Create) and statement.kind == "TABLE":
+            schema = statement.this
+            tables[schema.this.name] = {c.name: c.args["kind"].sql("duckdb")
+                                        for c in schema.expressions if isinstance(c, exp.ColumnDef)}
+    types = {f.column: "BIGINT" if f.integer else "DOUBLE" for f in FIELDS}
+    tables["input"] = {"line_no": "INTEGER", **types}
+    return tables
+
+
+def _check(body: exp.Expression, file: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Refuse unknown tables and columns and a wrong output; return the
+    columns the rule returns, and the job columns it reads and writes."""
+    schema = table_schema()
+    for table in body.find_all(exp.Table):
+        if table.name not in schema:
+            raise RuleError(f"{file}: unknown table {table.name!r}; a rule reads input "
+                            f"and the archive's tables ({', '.join(sorted(schema))})")
+    try:
+        checked = qualify(body.copy(), schema=schema, dialect="duckdb", validate_qualify_columns=True)
+    except sqlglot.errors.OptimizeError as e:
+        m = re.search(r"Column '([^']+)'", str(e))
+        what = f"unknown column {m.group(1)!r}" if m else str(e).splitlines()[0]
+        raise RuleError(f"{file}: {what}; input has {', '.join(JOB_COLUMNS)}") from None
+    out = checked.named_selects
+    missing = [c for c in JOB_COLUMNS if c not in out]
+    if missing:
+        raise RuleError(f"{file}: the rule must return every job column; missing: {', '.join(missing)}")
+    extra = [c for c in out if c not in JOB_COLUMNS and c != "_drop"
+             and not (c.startswith("_why_") and c[5:] in COLUMNS)]
+    if extra:
+        raise RuleError(f"{file}: unexpected output columns {', '.join(extra)}; besides the job "
+                        "columns a rule returns only _drop and _why_<field>")
+    return (tuple(out), *_lineage(checked))
+
+
+def _lineage(checked: exp.Expression) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The job columns a rule reads and those it writes; a column passed
+    through unchanged is neither."""
+    writes, passed = [], []
+    for proj in checked.expressions:
+        inner = proj.unalias()
+        if proj.alias_or_name in JOB_COLUMNS:
+            if isinstance(inner, exp.Column) and inner.name == proj.alias_or_name:
+                passed.append(proj)
+            else:
+                writes.append(proj.alias_or_name)
+    rest = checked.copy()
+    for proj in [p for p in rest.expressions
+                 if isinstance(p.unalias(), exp.Column) and p.alias_or_name == p.unalias().name]:
+        proj.pop()
+    reads = {c.name for c in rest.find_all(exp.Column) if c.name in JOB_COLUMNS[1:]}
+    return tuple(sorted(reads)), tuple(sorted(writes))
+
+
+def parse_rule(text: str, file: str) -> Rule:
+    """A rule from its file's text, checked against the jobs schema."""
+    keys, params, sql_text = _header(text, file)
+    try:
+        statements = [s for s in sqlglot.parse(sql_text, read="duckdb") if s is not None]
+    except sqlglot.errors.SqlglotError as e:
+        raise RuleError(f"{file}: cannot parse the SQL: {str(e).splitlines()[0]}") from None
+    if len(statements) != 1 or not isinstance(statements[0], exp.Query):
+        raise RuleError(f"{file}: a rule is one SELECT over input")
+    body = statements[0]
+    for ph in body.find_all(exp.Placeholder):
+        name = ph.name
+        base = name[: -len("_text")] if name.endswith("_text") else name
+        if base not in params and name not in BUILTINS:
+            raise RuleError(f"{file}: ${name} is not a parameter of the rule")
+    try:
+        version = int(keys["version"])
+    except ValueError:
+        raise RuleError(f"{file}: version {keys['version']!r} is not an integer") from None
+    if keys["name"] != Path(file).stem:
+        raise RuleError(f"{file}: the rule is named {keys['name']!r}; the file must be {keys['name']}.sql")
+    outputs, reads, writes = _check(body, file)
+    return Rule(
+        name=keys["name"], version=version, rationale=keys["rationale"], params=params,
+        sql=text, body=body, fingerprint=fingerprint(body), file=file,
+        action=keys.get("action") or "modify", computed=keys.get("computed") or None,
+        outputs=outputs, reads=reads, writes=writes,
+    )
+
+
+def rule_files(extra: list[str | Path] | None = None) -> list[Path]:
+    """The built-in rules, then those in the folders given (a later file of
+    the same name replaces an earlier one)."""
+    files = sorted(Path(str(f)) for f in resources.files("wla.schema").joinpath("rules").iterdir()
+                   if f.name.endswith(".sql"))
+    for folder in extra or []:
+        if not Path(folder).is_dir():
+            raise RuleError(f"{folder}: no such folder of rules")
+        files.extend(sorted(Path(folder).glob("*.sql")))
+    return files
+
+
+def load_rules(extra: list[str | Path] | None = None) -> dict[str, Rule]:
+    """Every rule, parsed and checked; a broken file stops everything."""
+    rules: dict[str, Rule] = {}
+    for f in rule_files(extra):
+        rule = parse_rule(f.read_text(encoding="utf-8"), str(f))
+        rules[rule.name] = rule
+    return dict(sorted(rules.items()))
+
+
+def record(con, rules: list[Rule]) -> None:
+    """Write rules the archive has not seen; refuse one whose SQL changed
+    while its version did not."""
+    for rule in rules:
+        rows = con.execute("SELECT fingerprint, file FROM rules WHERE name = ? AND version = ?",
+                           [rule.name, rule.version]).fetchall()
+        if rows and rows[0][0] != rule.fingerprint:
+            raise RuleError(
+                f"{rule.file}: the SQL of rule {rule.name} changed but its version is still "
+                f"{rule.version} (the archive has fingerprint {rows[0][0][:12]}, the file "
+                f"{rule.fingerprint[:12]}); give the rule a new version"
+            )
+        if not rows:
+            con.execute("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [rule.name, rule.version, rule.fingerprint, rule.sql, sqlglot.__version__,
+                         rule.rationale, rule.params_json(), rule.file])
+
+
+def recorded(con, name: str, version: int) -> Rule | None:
+    """A rule at an older version, rebuilt from the SQL the archive kept."""
+    rows = con.execute("SELECT sql, file FROM rules WHERE name = ? AND version = ?",
+                       [name, version]).fetchall()
+    return parse_rule(rows[0][0], rows[0][1]) if rows else None

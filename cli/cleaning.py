@@ -1,0 +1,166 @@
+"""Commands of cleaning: rules, clean, versions, diff, why, provenance, publish."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wla.archive import UsageError
+from wla.archive import open as open_archive
+from wla.archive.bind import value_text
+from wla.archive.build import clean
+from wla.archive.provenance import provenance_json
+from wla.archive.publish import publish
+from wla.archive.rules import load_rules
+from wla.archive.versions import diff, steps, version_name, versions, why
+
+from .app import ArchiveOpt, app, archive_path
+from .render import frame_text
+
+RulesOpt = typer.Option(None, "--rules", help="Also load the rules in this folder (repeatable)")
+
+
+@app.command("rules")
+def rules_cmd(
+    name: Optional[str] = typer.Argument(None, help="Show this rule in full"),
+    rules: Optional[List[Path]] = RulesOpt,
+) -> None:
+    """List the cleaning rules (name, version, fingerprint, parameters)."""
+    found = load_rules(rules)
+    if name is None:
+        for r in found.values():
+            params = ", ".join(f"{p.name}={value_text(p.default) if not p.required else '(required)'}"
+                               for p in r.params.values())
+            typer.echo(f"{r.name:10} v{r.version}  {r.fingerprint[:12]}  {params}")
+        return
+    if name not in found:
+        raise UsageError(f"no rule {name!r} (rules: {', '.join(found)})")
+    r = found[name]
+    typer.echo(f"{r.name} version {r.version}, fingerprint {r.fingerprint}\nfile: {r.file}\n")
+    typer.echo(r.rationale + "\n")
+    for p in r.params.values():
+        default = "required" if p.required else f"default {value_text(p.default)}"
+        typer.echo(f"  {p.name} ({p.type}, {default}): {p.doc}")
+    typer.echo(f"\nreads: {', '.join(r.reads) or '-'}; writes: {', '.join(r.writes) or '-'}")
+
+
+@app.command("clean")
+def clean_cmd(
+    recipe: Path = typer.Argument(..., help="Recipe (TOML): log, version, [[step]]s"),
+    rules: Optional[List[Path]] = RulesOpt,
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Build a cleaned version from a recipe: one view per step, every decision recorded."""
+    with open_archive(archive_path(archive), write=True) as a:
+        res = clean(a, recipe, rules)
+    if res.status == "unchanged":
+        typer.echo(f"{res.name} is published and its recipe is unchanged; nothing to do")
+        return
+    for s in res.steps:
+        typer.echo(f"step {s.step}: {s.rule} v{s.rule_version} ({s.fingerprint[:12]}): "
+                   f"{s.dropped:,} dropped, {s.changed:,} changed, of {s.jobs_in:,}")
+        if s.note:
+            typer.echo(f"        {s.note}")
+    typer.echo(f"{res.status} {res.name}: {res.jobs_in:,} -> {res.jobs:,} jobs in {res.seconds:.2f} s "
+               f"(recipe {res.recipe_hash[:12]})")
+
+
+@app.command("versions")
+def versions_cmd(
+    log: Optional[str] = typer.Argument(None, help="Only this log's versions"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """List cleaned versions; with a version's name, its steps."""
+    with open_archive(archive_path(archive)) as a:
+        if log is not None and "@" in log:
+            typer.echo(frame_text(steps(a, version_name(a, log, log))))
+            return
+        typer.echo(frame_text(versions(a, log)))
+
+
+@app.command("recipe")
+def recipe_cmd(
+    log: str,
+    version: str,
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Print the recipe a version was built from (to edit and `wla clean` again)."""
+    with open_archive(archive_path(archive)) as a:
+        name = version_name(a, log, version)
+        typer.echo(a.con.execute("SELECT recipe FROM versions WHERE name = ?", [name]).fetchall()[0][0],
+                   nl=False)
+
+
+@app.command("diff")
+def diff_cmd(
+    log: str,
+    v1: str = typer.Argument(..., help="A version, or 'original'"),
+    v2: str = typer.Argument(..., help="A version, or 'original'"),
+    limit: int = typer.Option(20, help="Rows of detail to show (0: all)"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Jobs dropped or changed between two versions, grouped by rule."""
+    with open_archive(archive_path(archive)) as a:
+        summary, detail = diff(a, log, v1, v2)
+    if detail.empty:
+        typer.echo(f"{v1} and {v2} hold the same jobs with the same values")
+        return
+    typer.echo(frame_text(summary))
+    typer.echo("")
+    shown = detail if limit == 0 else detail.head(limit)
+    typer.echo(frame_text(shown))
+    if len(shown) < len(detail):
+        typer.echo(f"... {len(detail) - len(shown):,} more rows (--limit 0 shows all)")
+
+
+@app.command("why")
+def why_cmd(
+    log: str,
+    job: int,
+    version: Optional[str] = typer.Option(None, "--version", "-v", help="Only this version"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Every decision that touched a job: step, rule, action, values, reason."""
+    with open_archive(archive_path(archive)) as a:
+        decisions, kept = why(a, log, job, version)
+    if kept.empty:
+        typer.echo(f"job {job} has no versions to be in")
+    for row in kept.itertuples():
+        state = "kept" if row.kept else "dropped"
+        mine = decisions[(decisions.version == row.version) & (decisions.line_no == row.line_no)]
+        typer.echo(f"{row.version}: job {job} (line {row.line_no}) {state}"
+                   + ("" if len(mine) or not row.kept else ", unchanged"))
+    if not decisions.empty:
+        typer.echo("")
+        typer.echo(frame_text(decisions))
+
+
+@app.command("provenance")
+def provenance_cmd(
+    log: str,
+    version: str,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """A version's provenance as W3C PROV-JSON."""
+    with open_archive(archive_path(archive)) as a:
+        text = provenance_json(a, log, version)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}")
+    else:
+        typer.echo(text, nl=False)
+
+
+@app.command("publish")
+def publish_cmd(
+    log: str,
+    version: str,
+    output: Path = typer.Option(..., "--output", "-o", help="FILE.swf or FILE.swf.gz"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Write a version as a self-documenting SWF file; it becomes immutable."""
+    with open_archive(archive_path(archive), write=True) as a:
+        res = publish(a, log, version, output)
+    first = "published" if res.first else "wrote (already published, same bytes)"
+    typer.echo(f"{first} {res.name} to {output}: {res.jobs:,} jobs, sha256 {res.sha256[:12]}")

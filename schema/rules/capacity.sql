@@ -1,0 +1,24 @@
+-- name: capacity
+-- version: 1
+-- computed: capacity
+-- rationale:
+--   Running jobs can never hold more processors than the machine has, yet
+--   nearly every log has instants where they do. Exceptions that share jobs
+--   form independent components; in each, a 0/1 integer program (scipy's
+--   milp, HiGHS) chooses the jobs to delete so that every exception is
+--   resolved, once with the fewest deleted jobs (L) and once with the fewest
+--   deleted processor-seconds (S). The deletion whose larger share of jobs
+--   and of utilization is smaller is chosen; if that share is above the
+--   threshold the log is left as it is and the rule only reports. Overlaps
+--   shorter than the slack are timing slop and are ignored.
+-- params:
+--   capacity (integer, default none): processors of the machine; none means the log's machine size
+--   slack (number, default 0): seconds of overlap ignored as timing slop
+--   threshold (number, default 0.05): largest share of jobs or of utilization the deletion may remove
+--   time_limit (number, default 10): seconds the solver may spend on one component
+SELECT
+    input.*,
+    c.reason AS _drop
+FROM input
+LEFT JOIN computed_drops AS c
+    ON c.version_id = $version_id AND c.step = $step AND c.line_no = input.line_no
