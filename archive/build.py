@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from .bind import bind, params_text
 from .computed import computed
-from .errors import LogExists, LogNotFound
+from .errors import LogExists, LogNotFound, WlaError
 from .predicate import LogClock
 from .recipe import Recipe, RecipeError, read_recipe, recipe_hash, step_params
 from .rules import JOB_COLUMNS, Rule, load_rules, record, recorded
@@ -62,7 +62,8 @@ def _q(name: str) -> str:
 
 
 def _log_row(con: duckdb.DuckDBPyConnection, name: str) -> dict:
-    rows = con.execute("SELECT * FROM logs WHERE name = ?", [name]).df()
+    # ingested_at stays in the database: a TIMESTAMPTZ in pandas needs pytz.
+    rows = con.execute("SELECT * EXCLUDE (ingested_at) FROM logs WHERE name = ?", [name]).df()
     if rows.empty:
         raise LogNotFound(f"no log named {name!r}")
     return {k: (None if pd.isna(v) else v) for k, v in rows.iloc[0].to_dict().items()}
@@ -160,11 +161,15 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
         params = step_params(rule, step, where)
         if rule.computed:
             params = computed(rule.computed)[0](params, facts)
+        try:  # predicates and dates are checked before anything is written
+            bind(rule, params, clock, {"version_id": 0, "step": i}, exp.to_table("jobs"))
+        except WlaError as e:
+            raise RecipeError(f"{where}: {e}") from None
         resolved.append((rule, params))
     rhash = recipe_hash(recipe, resolved)
-    existing = con.execute("SELECT log_id, recipe_hash, published_at FROM versions WHERE name = ?",
-                           [name]).fetchall()
-    if existing and existing[0][2] is not None:
+    existing = con.execute("SELECT log_id, recipe_hash, published_at IS NOT NULL FROM versions "
+                           "WHERE name = ?", [name]).fetchall()
+    if existing and existing[0][2]:
         if existing[0][1] != rhash:
             raise LogExists(f"{name} is published; it cannot be rebuilt differently under the same "
                             "name (give the recipe a new version)")
@@ -247,9 +252,8 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
                data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
                blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])
     cols = list(row)
-    con.execute(f"INSERT INTO logs ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) ",
-                [row[c] for c in cols])
-    con.execute("UPDATE logs SET ingested_at = now() WHERE log_id = ?", [vid])
+    con.execute(f"INSERT INTO logs ({', '.join(cols)}, ingested_at) "
+                f"VALUES ({', '.join('?' for _ in cols)}, now())", [row[c] for c in cols])
     con.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?, NULL, NULL)",
         [vid, name, recipe.version, base["log_id"], source["log_id"], recipe.text, rhash,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.qualify import qualify
 from wla.schema import load_sql
 
@@ -209,7 +210,7 @@ def parse_rule(text: str, file: str) -> Rule:
         raise RuleError(f"{file}: cannot parse the SQL: {str(e).splitlines()[0]}") from None
     if len(statements) != 1 or not isinstance(statements[0], exp.Query):
         raise RuleError(f"{file}: a rule is one SELECT over input")
-    body = statements[0]
+    body = normalize_identifiers(statements[0], dialect="duckdb")  # unquoted names: any case
     for ph in body.find_all(exp.Placeholder):
         name = ph.name
         base = name[: -len("_text")] if name.endswith("_text") else name
