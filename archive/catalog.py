@@ -31,6 +31,13 @@ def log_info(archive: Archive, name: str) -> dict:
     return {"log": row, "summary": summary, "header": header}
 
 
+def log_facts(archive: Archive, name: str) -> dict:
+    """The log's row of the logs table, unknown values as None."""
+    row = archive.con.execute("SELECT * EXCLUDE (ingested_at) FROM logs WHERE log_id = ?",
+                              [archive.log_id(name)]).df().iloc[0].to_dict()
+    return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+
+
 # Facts a user may set on a log: name on the command line -> logs column.
 SETTABLE = {
     "max-procs": "machine_size",

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
-from .catalog import log_info
+from .catalog import log_facts
 from .errors import QueryError, UsageError
 from .fields import FIELDS
 from .predicate import LogClock, predicate_sql
@@ -33,8 +33,8 @@ def selection(archive: Archive, name: str, where: str | None = None,
     cond = f"log_id = {archive.log_id(name)}"
     if where is None and exclude is None:
         return cond
-    info = log_info(archive, name)
-    clock = LogClock(info.get("unix_start_time"), info.get("tz"))
+    info = log_facts(archive, name)
+    clock = LogClock(info["unix_start_time"], info["tz"])
     if where is not None:
         cond += f" AND ({predicate_sql(where, clock)})"
     if exclude is not None:

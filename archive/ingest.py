@@ -173,6 +173,8 @@ def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, repl
             f"{plan.path}: the archive already holds a different log named {plan.name!r} "
             f"(from {current}); use --replace to replace it, or --name to ingest it under another name"
         )
+    if current is not None:
+        _check_replaceable(con, plan)
     p = parse_bytes(plan.path, data, size, lenient, plan.name, sha=sha)
     del data
     facts = header_facts(p.header)
@@ -189,6 +191,19 @@ def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, repl
     if p.rejects:
         msg += f", {len(p.rejects):,} bad lines kept in rejects"
     return IngestResult(p.path, p.name, status, p.jobs, len(p.rejects), msg)
+
+
+def _check_replaceable(con: duckdb.DuckDBPyConnection, plan: _Plan) -> None:
+    """A cleaned version is not a file, and an original with versions would
+    leave them describing jobs it no longer has."""
+    kind = con.execute("SELECT kind FROM logs WHERE log_id = ?", [plan.log_id]).fetchall()
+    if kind and kind[0][0] == "version":
+        raise LogExists(f"{plan.path}: {plan.name!r} is a cleaned version; ingest the file under another name")
+    found = con.execute("SELECT name FROM versions WHERE base_log_id = ? OR source_log_id = ? ORDER BY name",
+                        [plan.log_id, plan.log_id]).fetchall()
+    if found:
+        raise LogExists(f"{plan.path}: {plan.name!r} has cleaned versions ({', '.join(r[0] for r in found)}); "
+                        "it cannot be replaced (ingest the file under another name)")
 
 
 def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],

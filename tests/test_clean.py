@@ -260,3 +260,15 @@ def test_cli_clean_why_and_errors(built, tmp_path):
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith("wla: ") and "unknown field 'usr'" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_log_with_versions_cannot_be_replaced(built, tmp_path):
+    tmp, _ = built
+    other = tmp_path / f"{LOG}.swf"
+    other.write_text("1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n")
+    with open_archive(tmp / "a.duckdb", write=True) as a:
+        res = ingest(a, [other], replace=True)
+        assert res[0].status == "failed" and "has cleaned versions" in res[0].message
+        res = ingest(a, [other], name=f"{LOG}@v1", replace=True)
+        assert res[0].status == "failed" and "is a cleaned version" in res[0].message
+        assert a.sql(f"SELECT jobs FROM logs WHERE name = '{LOG}'").jobs[0] == 59715

@@ -8,7 +8,6 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-
 from wla.archive.catalog import log_info
 from wla.archive.errors import UsageError
 from wla.archive.export import log_query

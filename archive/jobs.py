@@ -1,0 +1,16 @@
+"""A log's (or version's) jobs as a DataFrame, with the facts analyses need."""
+from __future__ import annotations
+
+import pandas as pd
+
+from .catalog import log_facts
+from .export import log_query
+from .store import Archive
+
+
+def log_jobs(archive: Archive, name: str, where: str | None = None,
+             exclude: str | None = None) -> tuple[pd.DataFrame, dict]:
+    """The jobs as written (line_no and the 18 fields, file order), narrowed
+    by predicates, and the log's row of facts (machine_size, unix_start_time,
+    tz, ...)."""
+    return archive.sql(log_query(archive, name, where, exclude)), log_facts(archive, name)
