@@ -13,6 +13,7 @@ import typer
 from wla.archive import WlaError
 from wla.archive import open as open_archive
 from wla.archive.catalog import SETTABLE, catalog, log_info, set_fact
+from wla.archive.convert import convert
 from wla.archive.export import export_swf, log_query, write_query
 from wla.archive.ingest import IngestResult, ingest
 from wla.archive.quality import COUNTS, quality
@@ -61,6 +62,23 @@ def ingest_cmd(
     typer.echo(line)
     if failed:
         raise typer.Exit(1)
+
+
+@app.command("convert")
+def convert_cmd(
+    path: Path = typer.Argument(..., help="Accounting records: a CSV with named columns, or sacct --parsable2 output"),
+    fmt: str = typer.Option(..., "--format", "-f", help="csv or sacct"),
+    name: Optional[str] = typer.Option(None, help="Log name [default: the file's name]"),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also keep the SWF file here"),
+    tz: Optional[str] = typer.Option(None, help="Time zone of times written without one, e.g. Europe/Paris"),
+    max_procs: Optional[int] = typer.Option(None, help="Processors of the machine (the header's MaxProcs)"),
+    replace: bool = typer.Option(False, help="Replace a log of the same name"),
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Turn raw accounting records into an SWF log (recovery, normalization, anonymization) and ingest it."""
+    with open_archive(archive_path(archive), write=True) as a:
+        r = convert(a, path, fmt, name=name, out=out, tz=tz, max_procs=max_procs, replace=replace)
+    typer.echo(f"{r.status} {r.name}: {r.message}")
 
 
 @app.command("ls")
