@@ -17,7 +17,8 @@ COUNTS = [
 
 def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
     """One row per log: the inconsistency counts, utilization, users, period,
-    and the utilization exceptions (count, worst excess, ceiling)."""
+    the utilization exceptions (count, worst excess, ceiling) and the flurry
+    candidates (user-weeks, large ones, dominant users)."""
     ids = [archive.log_id(n) for n in names] if names else None
     where = f"WHERE s.log_id IN ({', '.join(str(i) for i in ids)})" if ids else ""
     counts = ", ".join(f"q.{c}" for c in COUNTS)
@@ -32,10 +33,14 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
             e.worst_excess,
             e.ceiling,
             e.peak_at,
-            e.ceiling / s.machine_size AS ceiling_share
+            e.ceiling / s.machine_size AS ceiling_share,
+            coalesce(f.flurry_weeks, 0) AS flurry_weeks,
+            coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks,
+            coalesce(f.dominant_users, 0) AS dominant_users
         FROM log_summary AS s
         JOIN quality_counts AS q USING (log_id)
         LEFT JOIN usage_exceptions AS e USING (log_id)
+        LEFT JOIN flurry_counts AS f USING (log_id)
         {where}
         ORDER BY s.name
         """

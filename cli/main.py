@@ -206,7 +206,9 @@ def quality_cmd(
     typer.echo(frame_text(counts))
     typer.echo("")
     usage = frame[["name", "first_submit_date", "last_submit_date", "users", "machine_size",
-                   "utilization", "exceptions", "worst_excess", "ceiling", "ceiling_share"]]
+                   "utilization", "exceptions", "worst_excess", "ceiling", "ceiling_share",
+                   "flurry_weeks", "large_flurry_weeks", "dominant_users"]].rename(
+        columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
     typer.echo(frame_text(percent_columns(usage, ["utilization", "ceiling_share"])))
 
 

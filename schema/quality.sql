@@ -71,3 +71,36 @@ SELECT
 FROM s
 JOIN logs AS l USING (log_id)
 GROUP BY s.log_id, l.machine_size;
+
+-- Flurry candidates, counted as `wla flurries` finds them (cleaning.md,
+-- section 3, default thresholds): user-weeks with at least the log's average
+-- weekly total of jobs (weeks from the first to the last with jobs, empty ones
+-- included; unknown submit times left out), large ones at 5 times, and users
+-- with more than 25% of the log's jobs.
+CREATE OR REPLACE VIEW flurry_counts AS
+WITH k AS (
+    SELECT log_id, user_id, CAST(floor(submit / 604800) AS BIGINT) AS week
+    FROM jobs WHERE submit <> -1
+),
+span AS (
+    SELECT log_id, count(*) AS jobs, max(week) - min(week) + 1 AS weeks FROM k GROUP BY log_id
+),
+user_weeks AS (
+    SELECT log_id, user_id, week, count(*) AS n FROM k WHERE user_id <> -1 GROUP BY ALL
+),
+dominant AS (
+    SELECT log_id, count(*) FILTER (WHERE n > 0.25 * total) AS users
+    FROM (SELECT log_id, user_id, count(*) AS n, any_value(t.total) AS total
+          FROM jobs JOIN (SELECT log_id, count(*) AS total FROM jobs GROUP BY log_id) AS t USING (log_id)
+          WHERE user_id <> -1 GROUP BY log_id, user_id)
+    GROUP BY log_id
+)
+SELECT
+    s.log_id,
+    count(u.n) FILTER (WHERE u.n * s.weeks >= s.jobs)     AS flurry_weeks,
+    count(u.n) FILTER (WHERE u.n * s.weeks >= 5 * s.jobs) AS large_flurry_weeks,
+    coalesce(any_value(d.users), 0)                       AS dominant_users
+FROM span AS s
+LEFT JOIN user_weeks AS u USING (log_id)
+LEFT JOIN dominant AS d USING (log_id)
+GROUP BY s.log_id;

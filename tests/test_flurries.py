@@ -261,3 +261,16 @@ def test_flurry_plot_is_reproducible(real_archive, tmp_path):
     assert a.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and a.read_bytes() == b.read_bytes()
     plot_flurries(hand_log(), tmp_path / "hand.png", top=2)  # no dates: week numbers
     assert (tmp_path / "hand.png").stat().st_size > 0
+
+
+def test_quality_report_counts_the_candidates_flurries_finds(real_archive):
+    from wla.archive.quality import quality
+
+    report = quality(real_archive).set_index("name")
+    for name in real_archive.log_names():
+        found = flurries(real_archive.sql(log_query(real_archive, name)))
+        weeks = found.of_kind("week")
+        row = report.loc[name]
+        assert row.flurry_weeks == len(weeks), name
+        assert row.large_flurry_weeks == sum(c.large for c in weeks), name
+        assert row.dominant_users == len(found.of_kind("dominance")), name
