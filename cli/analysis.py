@@ -29,6 +29,14 @@ def _capacity(facts: dict, capacity: Optional[int]) -> int:
     return int(size)
 
 
+def _jobs(log: str, where: Optional[str], exclude: Optional[str],
+          archive: Optional[Path]) -> tuple[pd.DataFrame, dict, dict]:
+    """The jobs, the log's facts, and the clock arguments analyses take."""
+    with open_archive(archive_path(archive)) as a:
+        jobs, facts = log_jobs(a, log, where, exclude)
+    return jobs, facts, {"unix_start_time": facts["unix_start_time"], "tz": facts["tz"]}
+
+
 def _pct(x) -> str:
     return "-" if x is None or pd.isna(x) else f"{x:.1%}"
 
@@ -49,9 +57,7 @@ def flurries_cmd(
     """Flurry candidates: user-weeks and user-days far above the average, dominant users."""
     from wla.archive.flurries_plot import plot_flurries  # matplotlib only when drawing
 
-    with open_archive(archive_path(archive)) as a:
-        jobs, facts = log_jobs(a, log, where, exclude)
-    clock = {"unix_start_time": facts["unix_start_time"], "tz": facts["tz"]}
+    jobs, facts, clock = _jobs(log, where, exclude, archive)
     report = flurries(jobs, candidate, large, dominance, top, **clock)
     if plot:
         plot_flurries(jobs, plot, title=f"{log}: jobs per week", **clock)
@@ -90,9 +96,7 @@ def load_cmd(
     """Daily and weekly utilization, and a suggested trim point for the trim rule."""
     from wla.archive.load_plot import plot_load  # matplotlib only when drawing
 
-    with open_archive(archive_path(archive)) as a:
-        jobs, facts = log_jobs(a, log, where, exclude)
-    clock = {"unix_start_time": facts["unix_start_time"], "tz": facts["tz"]}
+    jobs, facts, clock = _jobs(log, where, exclude, archive)
     report = load_profile(jobs, _capacity(facts, capacity), level, **clock)
     if plot:
         plot_load(report, plot, title=f"{log}: utilization", **clock)
@@ -107,5 +111,50 @@ def load_cmd(
         when = report.to_dict()["trim"]["date"]
         typer.echo(f"recipe step: rule = \"trim\", before = {report.trim_submit}"
                    + (f"   # {when}" if when else ""))
+    if plot:
+        typer.echo(f"wrote {plot}")
+
+
+@app.command("capacity")
+def capacity_cmd(
+    log: str,
+    capacity: Optional[int] = CapacityOpt,
+    slack: float = typer.Option(0.0, help="Seconds of overlap ignored as timing slop"),
+    threshold: float = typer.Option(0.05, help="Largest share of jobs or utilization a deletion may remove"),
+    solve: bool = typer.Option(True, help="Also solve the integer programs and show the deletion the rule would make"),
+    plot: Optional[Path] = PlotOpt,
+    as_json: bool = JsonOpt,
+    where: Optional[str] = WhereOpt,
+    exclude: Optional[str] = ExcludeOpt,
+    archive: Optional[Path] = ArchiveOpt,
+) -> None:
+    """Utilization exceptions, their components, the observed ceiling, and what the capacity rule would delete."""
+    from wla.archive.capacity import capacity_deletions, capacity_report  # scipy only here
+    from wla.archive.capacity_plot import plot_capacity
+
+    jobs, facts, clock = _jobs(log, where, exclude, archive)
+    size = _capacity(facts, capacity)
+    report = capacity_report(jobs, size, slack)
+    choice = capacity_deletions(jobs, size, slack=slack, threshold=threshold, **clock) if solve else None
+    if plot:
+        plot_capacity(jobs, size, plot, title=f"{log}: daily utilization", **clock)
+    if as_json:
+        out = {"report": report.to_dict()}
+        if choice is not None:
+            out["rule"] = choice.to_dict()
+        typer.echo(json.dumps(out, indent=1))
+        return
+    typer.echo(f"{log} on {size:,} processors: {report.exceptions:,} exceptions in "
+               f"{len(report.components):,} components; worst excess {report.worst_excess:,.0f}"
+               + (f" at {report.worst_at:,.0f} s" if report.worst_at is not None else "")
+               + f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)")
+    if len(report.components):
+        typer.echo("")
+        typer.echo(frame_text(report.components.head(20)))
+        if len(report.components) > 20:
+            typer.echo(f"... {len(report.components) - 20:,} more components")
+    if choice is not None:
+        typer.echo("")
+        typer.echo(choice.message)
     if plot:
         typer.echo(f"wrote {plot}")

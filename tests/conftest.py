@@ -5,8 +5,11 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 from wla.archive import open as open_archive
+from wla.archive.fields import COLUMNS
 from wla.archive.ingest import ingest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,3 +47,13 @@ def real_archive(tmp_path_factory):
     assert [r for r in results if r.status != "ingested"] == []
     with open_archive(path) as a:
         yield a
+
+
+def make_jobs(rows: list[dict]) -> pd.DataFrame:
+    """A log as `log_query` returns it: every field -1 unless given, jobs numbered 1..n."""
+    frame = pd.DataFrame([{**{c: -1 for c in COLUMNS}, **r} for r in rows])
+    frame["job"] = np.arange(1, len(frame) + 1)
+    frame.insert(0, "line_no", np.arange(1, len(frame) + 1))
+    for c in ("submit", "wait", "run", "cpu", "mem", "req_time", "req_mem", "think"):
+        frame[c] = frame[c].astype(np.float64)
+    return frame

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 import duckdb
-import numpy as np
 import pandas as pd
 import pytest
+from conftest import make_jobs
 from wla.archive.catalog import log_info
 from wla.archive.errors import UsageError
 from wla.archive.export import log_query
-from wla.archive.fields import COLUMNS
 from wla.archive.flurries import flurries, weekly_counts
 from wla.archive.flurries_plot import plot_flurries
 from wla.archive.load import DAY
@@ -54,12 +53,7 @@ def hand_log() -> pd.DataFrame:
             + burst(28, 1, 20) + burst(28, -1, 150) + burst(42, 9, 100) + burst(42, 2, 20)
             + burst(49, 2, 99) + [{**burst(49, 1, 1)[0], "submit": 49 * DAY + 500}]
             + burst(63, 1, 15) + burst(63, 2, 15) + [unknown] * 8)
-    frame = pd.DataFrame([{**{c: -1 for c in COLUMNS}, **r} for r in rows])
-    frame["job"] = np.arange(1, len(frame) + 1)
-    frame.insert(0, "line_no", np.arange(1, len(frame) + 1))
-    for c in ("submit", "wait", "run", "cpu", "mem", "req_time", "req_mem", "think"):
-        frame[c] = frame[c].astype(np.float64)
-    return frame
+    return make_jobs(rows)
 
 
 def count(frame: pd.DataFrame, predicate: str) -> int:

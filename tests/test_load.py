@@ -8,10 +8,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import make_jobs
 from wla.archive.catalog import log_info
 from wla.archive.errors import UsageError
 from wla.archive.export import log_query
-from wla.archive.fields import COLUMNS
 from wla.archive.load import DAY, WEEK, load_profile
 from wla.archive.load_plot import plot_load
 from wla.archive.predicate import LogClock, predicate_sql
@@ -20,14 +20,6 @@ from wla.archive.predicate import LogClock, predicate_sql
 START, TZ = 946713600, "US/Pacific"
 
 
-def make_jobs(rows: list[dict]) -> pd.DataFrame:
-    """A log as `log_query` returns it: every field -1 unless given, jobs numbered 1..n."""
-    frame = pd.DataFrame([{**{c: -1 for c in COLUMNS}, **r} for r in rows])
-    frame["job"] = np.arange(1, len(frame) + 1)
-    frame.insert(0, "line_no", np.arange(1, len(frame) + 1))
-    for c in ("submit", "wait", "run", "cpu", "mem", "req_time", "req_mem", "think"):
-        frame[c] = frame[c].astype(np.float64)
-    return frame
 
 
 def count(frame: pd.DataFrame, predicate: str, clock: LogClock = LogClock()) -> int:
