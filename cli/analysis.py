@@ -37,6 +37,17 @@ def _jobs(log: str, where: Optional[str], exclude: Optional[str],
     return jobs, facts, {"unix_start_time": facts["unix_start_time"], "tz": facts["tz"]}
 
 
+def _dated(frame: pd.DataFrame, clock: dict, columns: list[str]) -> pd.DataFrame:
+    """Submit-clock seconds shown as the log's local time, when it is known."""
+    if clock["unix_start_time"] is None:
+        return frame
+    out = frame.copy()
+    for c in columns:
+        when = pd.to_datetime(out[c] + clock["unix_start_time"], unit="s", utc=True)
+        out[c] = when.dt.tz_convert(clock["tz"] or "UTC").dt.strftime("%Y-%m-%d %H:%M:%S")
+    return out
+
+
 def _pct(x) -> str:
     return "-" if x is None or pd.isna(x) else f"{x:.1%}"
 
@@ -139,18 +150,19 @@ def capacity_cmd(
     if plot:
         plot_capacity(jobs, size, plot, title=f"{log}: daily utilization", **clock)
     if as_json:
-        out = {"report": report.to_dict()}
+        out = {"report": report.as_dict()}
         if choice is not None:
-            out["rule"] = choice.to_dict()
+            out["rule"] = choice.as_dict()
         typer.echo(json.dumps(out, indent=1))
         return
     typer.echo(f"{log} on {size:,} processors: {report.exceptions:,} exceptions in "
                f"{len(report.components):,} components; worst excess {report.worst_excess:,.0f}"
-               + (f" at {report.worst_at:,.0f} s" if report.worst_at is not None else "")
+               + (f" at {_dated(pd.DataFrame({'t': [report.worst_at]}), clock, ['t']).t[0]}"
+                  if report.worst_at is not None else "")
                + f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)")
     if len(report.components):
         typer.echo("")
-        typer.echo(frame_text(report.components.head(20)))
+        typer.echo(frame_text(_dated(report.components.head(20), clock, ["first_at", "last_at"])))
         if len(report.components) > 20:
             typer.echo(f"... {len(report.components) - 20:,} more components")
     if choice is not None:
