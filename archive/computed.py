@@ -28,6 +28,7 @@ def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict) -> tuple[pd.D
 
     choice = capacity_deletions(jobs, params["capacity"], slack=params["slack"],
                                 threshold=params["threshold"], time_limit=params["time_limit"],
+                                node_limit=params["node_limit"],
                                 unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"))
     return choice.deletions[["line_no", "reason"]], choice.message
 

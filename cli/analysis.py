@@ -133,6 +133,8 @@ def capacity_cmd(
     slack: float = typer.Option(0.0, help="Seconds of overlap ignored as timing slop"),
     threshold: float = typer.Option(0.05, help="Largest share of jobs or utilization a deletion may remove"),
     solve: bool = typer.Option(True, help="Also solve the integer programs and show the deletion the rule would make"),
+    time_limit: float = typer.Option(5.0, help="Seconds per program (one objective of one component)"),
+    node_limit: Optional[int] = typer.Option(None, help="Branch-and-bound nodes per program (reproducible cut-off)"),
     plot: Optional[Path] = PlotOpt,
     as_json: bool = JsonOpt,
     where: Optional[str] = WhereOpt,
@@ -146,7 +148,8 @@ def capacity_cmd(
     jobs, facts, clock = _jobs(log, where, exclude, archive)
     size = _capacity(facts, capacity)
     report = capacity_report(jobs, size, slack)
-    choice = capacity_deletions(jobs, size, slack=slack, threshold=threshold, **clock) if solve else None
+    choice = (capacity_deletions(jobs, size, slack=slack, threshold=threshold, time_limit=time_limit,
+                                 node_limit=node_limit, **clock) if solve else None)
     if plot:
         plot_capacity(jobs, size, plot, title=f"{log}: daily utilization", **clock)
     if as_json:
@@ -162,7 +165,7 @@ def capacity_cmd(
                + f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)")
     if len(report.components):
         typer.echo("")
-        typer.echo(frame_text(_dated(report.components.head(20), clock, ["first_at", "last_at"])))
+        typer.echo(frame_text(_dated(report.components.head(20), clock, ["first_at", "last_at", "worst_at"])))
         if len(report.components) > 20:
             typer.echo(f"... {len(report.components) - 20:,} more components")
     if choice is not None:

@@ -15,7 +15,8 @@
 --   capacity (integer, default none): processors of the machine; none means the log's machine size
 --   slack (number, default 0): seconds of overlap ignored as timing slop
 --   threshold (number, default 0.05): largest share of jobs or of utilization the deletion may remove
---   time_limit (number, default 10): seconds the solver may spend on one component
+--   time_limit (number, default 5): seconds the solver may spend on one program (one objective of one component)
+--   node_limit (integer, default none): branch-and-bound nodes per program; a limit that binds before the time limit makes the result the same on any machine
 SELECT
     input.*,
     c.reason AS _drop
