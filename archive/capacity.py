@@ -611,7 +611,7 @@ def _reason(row, n_comp: int, capacity: int, chosen: str, shares: dict, method: 
 
 
 def capacity_deletions(jobs: pd.DataFrame, capacity: int, slack: float = 0.0,
-                       threshold: float = 0.05, time_limit: float = 10.0, *,
+                       threshold: float = 0.05, time_limit: float = 5.0, *,
                        node_limit: int | None = None, unix_start_time: int | None = None,
                        tz: str | None = None, workers: int | None = None) -> CapacityChoice:
     """The jobs to delete so that usage never exceeds `capacity`.

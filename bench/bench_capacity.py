@@ -1,6 +1,6 @@
 """Capacity benchmark: the whole capacity rule on RICC-2010-2, against DuckDB's usage profile.
 
-    python bench/bench_capacity.py [--capacity 8192] [--time-limit 10] [--repeat 3] [--data DIR]
+    python bench/bench_capacity.py [--capacity 8192] [--time-limit 5] [--repeat 3] [--data DIR]
 
 RICC is ingested into a temporary archive. The baseline, measured in the same
 run, is the usage profile the quality report computes in SQL (the
@@ -44,7 +44,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--capacity", type=int, default=8192)
-    ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--time-limit", type=float, default=5.0)
     ap.add_argument("--node-limit", type=int, default=None)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=3)
