@@ -56,3 +56,19 @@ def test_load_needs_a_machine_size(archive_file):
     with open_archive(archive_file) as a:
         jobs, _ = log_jobs(a, "RICC-2010-2")
     assert json.loads(out.stdout)["trim"] == json.loads(json.dumps(load_profile(jobs, 8192).to_dict()["trim"]))
+
+
+def test_capacity_json_report_and_rule(archive_file):
+    out = _wla(archive_file, "capacity", LOG, "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    from wla.archive.capacity import capacity_deletions, capacity_report
+    from wla.archive.quality import quality
+
+    with open_archive(archive_file) as a:
+        jobs, _ = log_jobs(a, LOG)
+        counted = int(quality(a, [LOG]).exceptions[0])
+    assert got["report"] == json.loads(json.dumps(capacity_report(jobs, 128).as_dict()))
+    assert got["report"]["exceptions"] == counted > 0  # the SQL of the quality report agrees
+    choice = capacity_deletions(jobs, 128)
+    assert got["rule"]["deleted"] == choice.deleted and got["rule"]["applied"] is True
