@@ -177,8 +177,8 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
     clash = con.execute("SELECT kind FROM logs WHERE name = ?", [name]).fetchall()
     if clash and clash[0][0] != "version":
         raise LogExists(f"the archive holds an ingested log named {name!r}")
-    record(con, list(rules.values()) + [r for r, _ in resolved])
     with transaction(con):
+        record(con, list(rules.values()) + [r for r, _ in resolved])
         if existing:
             vid = int(existing[0][0])
             drop_version(con, vid)
