@@ -187,7 +187,7 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
         steps = _build_steps(con, name, vid, source, resolved, clock, facts)
         jobs = _store(con, recipe, name, vid, source, base, rhash, steps,
                       time.perf_counter() - started)
-    return BuildResult(name, "rebuilt" if existing else "built", rhash, steps[0].jobs_in if steps else jobs,
+    return BuildResult(name, "rebuilt" if existing else "built", rhash, steps[0].jobs_in,
                        jobs, tuple(steps), time.perf_counter() - started)
 
 
@@ -247,7 +247,7 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     rows += [(vid, len(header) + k, at, text, "Note", text.split(":", 1)[1].strip())
              for k, text in enumerate(notes)]
     con.executemany("INSERT INTO header_lines VALUES (?, ?, ?, ?, ?, ?)", rows)
-    row = {k: v for k, v in source.items()}
+    row = dict(source)
     row.update(log_id=vid, name=name, file_name=recipe.file, file_size=len(recipe.text.encode()),
                data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
                blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])

@@ -90,7 +90,6 @@ def diff(archive: Archive, log: str, v1: str, v2: str) -> tuple[pd.DataFrame, pd
         f"""
         WITH x AS (SELECT * FROM jobs WHERE log_id = {ida}),
              y AS (SELECT * FROM jobs WHERE log_id = {idb}),
-             d AS (SELECT * FROM decisions),
              rows AS (
                 SELECT x.line_no, x.job, $in2 AS change, NULL AS field,
                        NULL::DOUBLE AS value_1, NULL::DOUBLE AS value_2
@@ -102,12 +101,12 @@ def diff(archive: Archive, log: str, v1: str, v2: str) -> tuple[pd.DataFrame, pd
                 SELECT line_no, job, 'changed', field, value_1, value_2 FROM ({changed})
              )
         SELECT r.change, coalesce(
-                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM d
+                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM decisions AS d
                     WHERE d.line_no = r.line_no
                       AND (r.change = $in1 AND d.version_id IN {la}
                            OR r.change <> $in1 AND d.version_id IN {lb})
                       AND (r.field IS NULL AND d.action = 'drop' OR d.field = r.field)),
-                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM d
+                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM decisions AS d
                     WHERE d.line_no = r.line_no AND d.version_id IN {la}
                       AND (r.field IS NULL AND d.action = 'drop' OR d.field = r.field)),
                    '?') AS rule,
