@@ -1,0 +1,188 @@
+"""The policies in plain Python: the executable specification of the fast core.
+
+Semantics (simulation.md), written out so that a reader can check them line
+by line:
+
+- Jobs are given in log order; their arrivals keep that order when submit
+  times are equal.
+- At each instant, every termination and every arrival of that instant is
+  applied first, then one scheduling pass runs.
+- A job holds its processors over [start, start + run), run being already
+  cut to the estimate when the overrun mode is `truncate`.
+- The estimated end of a running job is start + estimate; under `keep`, once
+  a job has passed its estimate, its estimated end counts as now.
+
+Policies, each one scheduling pass at time `now` over the queue (arrival
+order):
+
+- fcfs: start jobs from the head while they fit; stop at the first that
+  does not.
+- easy: as fcfs; then, if the head does not fit, its shadow time is the
+  earliest estimated end at which the processors free by then (every job
+  ending at or before it counts) suffice, and the extra processors are those
+  free at the shadow time beyond the head's need. Every later job, in order,
+  starts if it fits now and either ends (now + estimate) no later than the
+  shadow time, or else uses no more than the extra processors, which it then
+  consumes.
+- conservative: reservations are rebuilt at every pass: each queued job in
+  order is placed at the earliest time from now on at which it fits, for its
+  estimate, beside the running jobs and the reservations before it; a job
+  whose place is now starts if its processors are really free (under keep,
+  a job past its estimate is reserved around as if it ended now, yet it
+  still holds its processors).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+POLICIES = ("fcfs", "easy", "conservative")
+OVERRUNS = ("truncate", "extend", "keep")
+
+
+@dataclass
+class _Running:
+    job: int
+    end: float  # real end
+    est_end: float  # start + estimate
+    procs: int
+
+
+def _est_end(r: _Running, now: float, overrun: str) -> float:
+    if overrun == "keep" and r.est_end < now:
+        return now
+    return r.est_end
+
+
+def _shadow(running: list[_Running], free: int, need: int, now: float,
+            overrun: str) -> tuple[float, int]:
+    """The head's shadow time and the extra processors at it."""
+    ends = sorted((_est_end(r, now, overrun), r.procs) for r in running)
+    avail, i = free, 0
+    while i < len(ends):
+        t = ends[i][0]
+        while i < len(ends) and ends[i][0] == t:  # every job ending at t counts
+            avail += ends[i][1]
+            i += 1
+        if avail >= need:
+            return t, avail - need
+    raise AssertionError("a job wider than the machine reached the queue")
+
+
+def _fits_from(profile: list[tuple[float, int]], start: float, length: float, procs: int) -> bool:
+    """Whether `procs` processors are free over [start, start + length) in a
+    step profile of (time, free processors from then on)."""
+    for i, (t, free) in enumerate(profile):
+        nxt = profile[i + 1][0] if i + 1 < len(profile) else float("inf")
+        if nxt <= start or t >= start + length:
+            continue
+        if free < procs:
+            return False
+    return True
+
+
+def _reserve(profile: list[tuple[float, int]], start: float, length: float, procs: int) -> None:
+    for point in (start, start + length):
+        if all(t != point for t, _ in profile):
+            before = max((p for p in profile if p[0] < point), key=lambda p: p[0])
+            profile.append((point, before[1]))
+    profile.sort()
+    for i, (t, free) in enumerate(profile):
+        if start <= t < start + length:
+            profile[i] = (t, free - procs)
+
+
+def _conservative(queue: list[int], running: list[_Running], free: int, now: float, procs, est,
+                  overrun: str) -> list[int]:
+    profile = [(now, free)]
+    for r in sorted(running, key=lambda r: _est_end(r, now, overrun)):
+        t = _est_end(r, now, overrun)
+        if t == profile[-1][0]:
+            profile[-1] = (t, profile[-1][1] + r.procs)
+        else:
+            profile.append((t, profile[-1][1] + r.procs))
+    starts = []
+    for j in queue:
+        for t, _ in sorted(profile):
+            if t >= now and _fits_from(profile, t, est[j], procs[j]):
+                _reserve(profile, t, est[j], procs[j])
+                # Under keep, a job past its estimate is reserved around as if
+                # it ended now, but still holds its processors: a job placed at
+                # now starts only if they are really free.
+                if t == now and procs[j] <= free:
+                    starts.append(j)
+                    free -= procs[j]
+                break
+    return starts
+
+
+def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy",
+                       overrun: str = "truncate") -> np.ndarray:
+    """Start time of every job (NaN where it never started: it cannot, if the
+    input was checked). Inputs are arrays in log order."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
+    if overrun not in OVERRUNS:
+        raise ValueError(f"unknown overrun mode {overrun!r}; one of {', '.join(OVERRUNS)}")
+    submit = np.asarray(submit, dtype=np.float64)
+    run = np.asarray(run, dtype=np.float64)
+    procs = np.asarray(procs, dtype=np.int64)
+    est = np.asarray(estimate, dtype=np.float64)
+    if overrun == "truncate":
+        run = np.minimum(run, est)
+    elif overrun == "extend":
+        est = np.maximum(est, run)
+    n = len(submit)
+    order = sorted(range(n), key=lambda j: (submit[j], j))  # ties keep log order
+    start = np.full(n, np.nan)
+    running: list[_Running] = []
+    ends: list[tuple[float, int]] = []  # heap of (real end, job)
+    queue: list[int] = []
+    free, k = P, 0
+    while k < n or queue:
+        now = min(ends[0][0] if ends else np.inf, submit[order[k]] if k < n else np.inf)
+        if now == np.inf:  # only jobs wider than the machine are left
+            break
+        while ends and ends[0][0] == now:
+            _, j = heapq.heappop(ends)
+            running = [r for r in running if r.job != j]
+            free += procs[j]
+        while k < n and submit[order[k]] == now:
+            queue.append(order[k])
+            k += 1
+        for j in _pass(queue, running, free, now, procs, est, policy, overrun):
+            queue.remove(j)
+            start[j] = now
+            free -= procs[j]
+            running.append(_Running(j, now + run[j], now + est[j], int(procs[j])))
+            heapq.heappush(ends, (now + run[j], j))
+    return start
+
+
+def _pass(queue, running, free, now, procs, est, policy, overrun) -> list[int]:
+    """The jobs one scheduling pass starts, in the order it starts them."""
+    if policy == "conservative":
+        return _conservative(queue, running, free, now, procs, est, overrun)
+    starts = []
+    i = 0
+    while i < len(queue) and procs[queue[i]] <= free:
+        starts.append(queue[i])
+        free -= procs[queue[i]]
+        i += 1
+    if policy == "fcfs" or i == len(queue):
+        return starts
+    now_running = running + [_Running(j, np.inf, now + est[j], int(procs[j])) for j in starts]
+    shadow, extra = _shadow(now_running, free, int(procs[queue[i]]), now, overrun)
+    for j in queue[i + 1:]:
+        if procs[j] > free:
+            continue
+        if now + est[j] <= shadow:
+            starts.append(j)
+            free -= procs[j]
+        elif procs[j] <= extra:
+            starts.append(j)
+            free -= procs[j]
+            extra -= procs[j]
+    return starts
