@@ -27,6 +27,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from .errors import UsageError
+from .load import local_time, log_clock, processors
 
 DAY = 86400
 # Above this many nonzeros HiGHS's presolve takes minutes and ignores the time
@@ -65,9 +66,7 @@ def _held(jobs: pd.DataFrame, slack: float) -> _Held:
     if missing:
         raise UsageError(f"jobs lack the column(s) {', '.join(sorted(missing))}")
     jobs = jobs.sort_values("line_no", kind="stable")
-    procs = jobs["procs"].to_numpy(np.int64)
-    req = jobs["req_procs"].to_numpy(np.int64)
-    p = np.where(procs > 0, procs, np.where(req > 0, req, 0))
+    p = np.nan_to_num(processors(jobs), nan=0.0).astype(np.int64)
     submit = jobs["submit"].to_numpy(np.float64)
     wait = jobs["wait"].to_numpy(np.float64)
     run = jobs["run"].to_numpy(np.float64)
@@ -556,10 +555,8 @@ def _pct(share: float) -> str:
 
 
 def _when(t: float, unix_start_time: int | None, tz: str | None) -> str:
-    if unix_start_time is None:
-        return f"t={t:,.0f} s"
-    stamp = pd.Timestamp(int(unix_start_time) + t, unit="s", tz="UTC").tz_convert(tz or "UTC")
-    return stamp.strftime("%Y-%m-%d %H:%M:%S %Z")
+    when = local_time(log_clock(unix_start_time, tz), t)
+    return f"t={t:,.0f} s" if when is None else when.strftime("%Y-%m-%d %H:%M:%S %Z")
 
 
 def _shares_text(shares: dict) -> str:

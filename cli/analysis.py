@@ -11,7 +11,7 @@ from wla.archive import UsageError
 from wla.archive import open as open_archive
 from wla.archive.flurries import flurries
 from wla.archive.jobs import log_jobs
-from wla.archive.load import load_profile
+from wla.archive.load import load_profile, local_time, log_clock
 
 from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
 from .render import frame_text
@@ -42,9 +42,9 @@ def _dated(frame: pd.DataFrame, clock: dict, columns: list[str]) -> pd.DataFrame
     if clock["unix_start_time"] is None:
         return frame
     out = frame.copy()
+    at = log_clock(clock["unix_start_time"], clock["tz"])
     for c in columns:
-        when = pd.to_datetime(out[c] + clock["unix_start_time"], unit="s", utc=True)
-        out[c] = when.dt.tz_convert(clock["tz"] or "UTC").dt.strftime("%Y-%m-%d %H:%M:%S")
+        out[c] = [local_time(at, t).strftime("%Y-%m-%d %H:%M:%S") for t in out[c]]
     return out
 
 
