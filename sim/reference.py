@@ -11,6 +11,11 @@ by line:
   cut to the estimate when the overrun mode is `truncate`.
 - The estimated end of a running job is start + estimate; under `keep`, once
   a job has passed its estimate, its estimated end counts as now.
+- With a last-k predictor, a job's estimate is fixed when it arrives: the
+  mean run time of its user's last k completed jobs (completions at one
+  instant in log order), never more than its own estimate, which it keeps
+  without history. A job still running when its prediction runs out gets its
+  own estimate back at that instant: that is an event, like an arrival.
 
 Policies, each one scheduling pass at time `now` over the queue (arrival
 order):
@@ -48,6 +53,7 @@ class _Running:
     end: float  # real end
     est_end: float  # start + estimate
     procs: int
+    start: float = 0.0
 
 
 def _est_end(r: _Running, now: float, overrun: str) -> float:
@@ -119,9 +125,10 @@ def _conservative(queue: list[int], running: list[_Running], free: int, now: flo
 
 
 def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy",
-                       overrun: str = "truncate") -> np.ndarray:
+                       overrun: str = "truncate", user=None, last_k: int = 0) -> np.ndarray:
     """Start time of every job (NaN where it never started: it cannot, if the
-    input was checked). Inputs are arrays in log order."""
+    input was checked). Inputs are arrays in log order; `user` is needed only
+    with `last_k` > 0."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
     if overrun not in OVERRUNS:
@@ -129,35 +136,53 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
     submit = np.asarray(submit, dtype=np.float64)
     run = np.asarray(run, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
-    est = np.asarray(estimate, dtype=np.float64)
+    own = np.asarray(estimate, dtype=np.float64)
     if overrun == "truncate":
-        run = np.minimum(run, est)
+        run = np.minimum(run, own)
     elif overrun == "extend":
-        est = np.maximum(est, run)
+        own = np.maximum(own, run)
+    est = own.copy()  # what the scheduler believes; predictions replace it
+    history: dict[int, list[float]] = {}
     n = len(submit)
     order = sorted(range(n), key=lambda j: (submit[j], j))  # ties keep log order
     start = np.full(n, np.nan)
     running: list[_Running] = []
     ends: list[tuple[float, int]] = []  # heap of (real end, job)
+    expiries: list[tuple[float, int]] = []  # heap of (prediction runs out, job)
     queue: list[int] = []
     free, k = P, 0
     while k < n or queue:
-        now = min(ends[0][0] if ends else np.inf, submit[order[k]] if k < n else np.inf)
+        now = min(ends[0][0] if ends else np.inf, expiries[0][0] if expiries else np.inf,
+                  submit[order[k]] if k < n else np.inf)
         if now == np.inf:  # only jobs wider than the machine are left
             break
         while ends and ends[0][0] == now:
             _, j = heapq.heappop(ends)
             running = [r for r in running if r.job != j]
             free += procs[j]
+            if last_k:
+                history.setdefault(int(user[j]), []).append(run[j])
+        while expiries and expiries[0][0] == now:
+            _, j = heapq.heappop(expiries)
+            for r in running:
+                if r.job == j:
+                    r.est_end = r.start + own[j]
         while k < n and submit[order[k]] == now:
-            queue.append(order[k])
+            j = order[k]
+            if last_k:
+                past = history.get(int(user[j]), [])[-last_k:]
+                if past:
+                    est[j] = min(sum(past) / len(past), own[j])
+            queue.append(j)
             k += 1
         for j in _pass(queue, running, free, now, procs, est, policy, overrun):
             queue.remove(j)
             start[j] = now
             free -= procs[j]
-            running.append(_Running(j, now + run[j], now + est[j], int(procs[j])))
+            running.append(_Running(j, now + run[j], now + est[j], int(procs[j]), now))
             heapq.heappush(ends, (now + run[j], j))
+            if est[j] < own[j] and run[j] > est[j]:
+                heapq.heappush(expiries, (now + est[j], j))
     return start
 
 

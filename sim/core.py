@@ -1,0 +1,343 @@
+"""The fast simulator core: the semantics of reference.py, compiled.
+
+Every decision mirrors the plain-Python reference; the tests require the
+same start time for every job, so a change here is a change there first.
+What differs is only the bookkeeping that makes it fast:
+
+- jobs come sorted by arrival (submit, then log order), so an arrival is a
+  pointer step and the queue is a linked list over job numbers;
+- running jobs are kept sorted by estimated end, so the shadow time is a walk
+  from the front, without sorting at each pass;
+- terminations and prediction expiries are binary heaps keyed on
+  (time, log index), which fixes the order of simultaneous events;
+- a pass stops scanning the queue once no processor is free.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+FCFS, EASY, CONSERVATIVE = 0, 1, 2
+TRUNCATE, EXTEND, KEEP = 0, 1, 2
+POLICY_CODES = {"fcfs": FCFS, "easy": EASY, "conservative": CONSERVATIVE}
+OVERRUN_CODES = {"truncate": TRUNCATE, "extend": EXTEND, "keep": KEEP}
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _before(t, a, u, b):
+    return t < u or (t == u and a < b)
+
+
+@njit(cache=True, nogil=True)
+def _heap_push(ht, hk, hj, size, t, key, j):
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        if _before(t, key, ht[p], hk[p]):
+            ht[i] = ht[p]
+            hk[i] = hk[p]
+            hj[i] = hj[p]
+            i = p
+        else:
+            break
+    ht[i] = t
+    hk[i] = key
+    hj[i] = j
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
+def _heap_pop(ht, hk, hj, size):
+    """Remove the top; the caller has read it. Returns the new size."""
+    size -= 1
+    t, key, j = ht[size], hk[size], hj[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and _before(ht[c + 1], hk[c + 1], ht[c], hk[c]):
+            c += 1
+        if _before(ht[c], hk[c], t, key):
+            ht[i] = ht[c]
+            hk[i] = hk[c]
+            hj[i] = hj[c]
+            i = c
+        else:
+            break
+    ht[i] = t
+    hk[i] = key
+    hj[i] = j
+    return size
+
+
+@njit(cache=True, nogil=True)
+def _run_insert(r_end, r_procs, r_job, count, est_end, procs, j):
+    """Insert into the running list sorted by estimated end (after equals)."""
+    lo, hi = 0, count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if r_end[mid] <= est_end:
+            lo = mid + 1
+        else:
+            hi = mid
+    for i in range(count, lo, -1):
+        r_end[i] = r_end[i - 1]
+        r_procs[i] = r_procs[i - 1]
+        r_job[i] = r_job[i - 1]
+    r_end[lo] = est_end
+    r_procs[lo] = procs
+    r_job[lo] = j
+    return count + 1
+
+
+@njit(cache=True, nogil=True)
+def _run_remove(r_end, r_procs, r_job, count, est_end, j):
+    lo, hi = 0, count
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if r_end[mid] < est_end:
+            lo = mid + 1
+        else:
+            hi = mid
+    while r_job[lo] != j:
+        lo += 1
+    for i in range(lo, count - 1):
+        r_end[i] = r_end[i + 1]
+        r_procs[i] = r_procs[i + 1]
+        r_job[i] = r_job[i + 1]
+    return count - 1
+
+
+@njit(cache=True, nogil=True)
+def _fit_at(pt, pf, m, c, length, need):
+    """First profile index >= c at which `need` processors stay free for
+    `length`: candidates that overlap a too-full step are skipped at once."""
+    while True:
+        end = pt[c] + length
+        i = c
+        ok = True
+        while i < m and pt[i] < end:
+            if pf[i] < need:
+                ok = False
+                break
+            i += 1
+        if ok:
+            return c
+        c = i + 1
+
+
+@njit(cache=True, nogil=True)
+def _add_point(pt, pf, m, t):
+    """Make t a step of the profile; returns (its index, new length)."""
+    i = 0
+    while i < m and pt[i] < t:
+        i += 1
+    if i < m and pt[i] == t:
+        return i, m
+    for k in range(m, i, -1):
+        pt[k] = pt[k - 1]
+        pf[k] = pf[k - 1]
+    pt[i] = t
+    pf[i] = pf[i - 1]
+    return i, m + 1
+
+
+@njit(cache=True, nogil=True)
+def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, last_k, n_users):
+    """Start times and the estimate each job started with, for jobs sorted by
+    arrival. `run` and `own` are already adjusted to the overrun mode
+    (truncated runs, extended estimates); `logidx` breaks ties between
+    simultaneous events as the log orders them."""
+    n = submit.shape[0]
+    start = np.full(n, np.nan)
+    est = own.copy()
+    est_end = np.zeros(n)
+    nxt = np.full(n, -1, np.int64)
+    prv = np.full(n, -1, np.int64)
+    head, tail, qlen = -1, -1, 0
+    cap = min(n, P) + 1
+    r_end = np.zeros(cap)
+    r_procs = np.zeros(cap, np.int64)
+    r_job = np.zeros(cap, np.int64)
+    rcount = 0
+    eh_t = np.zeros(cap)
+    eh_k = np.zeros(cap, np.int64)
+    eh_j = np.zeros(cap, np.int64)
+    esize = 0
+    xh_t = np.zeros(cap)
+    xh_k = np.zeros(cap, np.int64)
+    xh_j = np.zeros(cap, np.int64)
+    xsize = 0
+    kk = max(last_k, 1)
+    hist = np.zeros((max(n_users, 1), kk))
+    hcount = np.zeros(max(n_users, 1), np.int64)
+    hpos = np.zeros(max(n_users, 1), np.int64)
+    pt = np.zeros(2 * n + 2 * cap + 2)
+    pf = np.zeros(2 * n + 2 * cap + 2, np.int64)
+    free = P
+    k = 0
+    inf = np.inf
+    while k < n or qlen > 0:
+        now = inf
+        if esize > 0:
+            now = eh_t[0]
+        if xsize > 0 and xh_t[0] < now:
+            now = xh_t[0]
+        if k < n and submit[k] < now:
+            now = submit[k]
+        if now == inf:
+            break
+        while esize > 0 and eh_t[0] == now:
+            j = eh_j[0]
+            esize = _heap_pop(eh_t, eh_k, eh_j, esize)
+            rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
+            free += procs[j]
+            if last_k > 0:
+                u = user[j]
+                hist[u, hpos[u]] = run[j]
+                hpos[u] = (hpos[u] + 1) % last_k
+                if hcount[u] < last_k:
+                    hcount[u] += 1
+        while xsize > 0 and xh_t[0] == now:
+            j = xh_j[0]
+            xsize = _heap_pop(xh_t, xh_k, xh_j, xsize)
+            rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
+            est_end[j] = start[j] + own[j]
+            rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+        while k < n and submit[k] == now:
+            if last_k > 0:
+                u = user[k]
+                c = hcount[u]
+                if c > 0:
+                    s = 0.0
+                    first = (hpos[u] - c) % last_k
+                    for i in range(c):
+                        s += hist[u, (first + i) % last_k]
+                    mean = s / c
+                    if mean < own[k]:
+                        est[k] = mean
+            prv[k] = tail
+            if tail >= 0:
+                nxt[tail] = k
+            else:
+                head = k
+            tail = k
+            qlen += 1
+            k += 1
+
+        # One scheduling pass. `started` collects the jobs it starts, which
+        # are unlinked from the queue after the pass decides.
+        j = head
+        if policy != CONSERVATIVE:
+            while j >= 0 and procs[j] <= free:
+                free -= procs[j]
+                start[j] = now
+                est_end[j] = now + est[j]
+                rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+                esize = _heap_push(eh_t, eh_k, eh_j, esize, now + run[j], logidx[j], j)
+                if est[j] < own[j] and run[j] > est[j]:
+                    xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[j], logidx[j], j)
+                nj = nxt[j]
+                qlen -= 1
+                head = nj
+                if nj >= 0:
+                    prv[nj] = -1
+                else:
+                    tail = -1
+                j = nj
+            if policy == FCFS or j < 0 or free == 0:
+                continue
+            # The head's shadow time and extra processors.
+            need = procs[j]
+            avail = free
+            shadow = inf
+            extra = 0
+            i = 0
+            while i < rcount:
+                t = r_end[i]
+                if overrun == KEEP and t < now:
+                    t = now
+                while i < rcount:  # every job ending at t counts
+                    ti = r_end[i]
+                    if overrun == KEEP and ti < now:
+                        ti = now
+                    if ti != t:
+                        break
+                    avail += r_procs[i]
+                    i += 1
+                if avail >= need:
+                    shadow = t
+                    extra = avail - need
+                    break
+            b = nxt[j]
+            while b >= 0 and free > 0:
+                nb = nxt[b]
+                p = procs[b]
+                if p <= free:
+                    go = False
+                    if now + est[b] <= shadow:
+                        go = True
+                    elif p <= extra:
+                        go = True
+                        extra -= p
+                    if go:
+                        free -= p
+                        start[b] = now
+                        est_end[b] = now + est[b]
+                        rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[b], p, b)
+                        esize = _heap_push(eh_t, eh_k, eh_j, esize, now + run[b], logidx[b], b)
+                        if est[b] < own[b] and run[b] > est[b]:
+                            xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[b], logidx[b], b)
+                        # unlink b (never the head here)
+                        nxt[prv[b]] = nb
+                        if nb >= 0:
+                            prv[nb] = prv[b]
+                        else:
+                            tail = prv[b]
+                        qlen -= 1
+                b = nb
+            continue
+
+        # Conservative: rebuild the profile of free processors from now on,
+        # then give each queued job, in order, its earliest reservation.
+        m = 1
+        pt[0] = now
+        pf[0] = free
+        for i in range(rcount):
+            t = r_end[i]
+            if overrun == KEEP and t < now:
+                t = now
+            if t == pt[m - 1]:
+                pf[m - 1] += r_procs[i]
+            else:
+                pt[m] = t
+                pf[m] = pf[m - 1] + r_procs[i]
+                m += 1
+        while j >= 0:
+            nj = nxt[j]
+            c = _fit_at(pt, pf, m, 0, est[j], procs[j])
+            t0 = pt[c]
+            c, m = _add_point(pt, pf, m, t0)
+            e, m = _add_point(pt, pf, m, t0 + est[j])
+            for i in range(c, e):
+                pf[i] -= procs[j]
+            if t0 == now and procs[j] <= free:
+                free -= procs[j]
+                start[j] = now
+                est_end[j] = now + est[j]
+                rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+                esize = _heap_push(eh_t, eh_k, eh_j, esize, now + run[j], logidx[j], j)
+                if est[j] < own[j] and run[j] > est[j]:
+                    xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[j], logidx[j], j)
+                if prv[j] >= 0:
+                    nxt[prv[j]] = nj
+                else:
+                    head = nj
+                if nj >= 0:
+                    prv[nj] = prv[j]
+                else:
+                    tail = prv[j]
+                qlen -= 1
+            j = nj
+    return start, est

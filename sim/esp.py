@@ -1,0 +1,240 @@
+"""ESP-style workloads and the ESP efficiency score (simulation.md, "ESP efficiency").
+
+An ESP run submits a fixed mix of job types in a few batches, plus
+full-machine jobs at set times, and scores the resulting schedule by
+efficiency = sum p_j t_j / (P x T). Because a machine always drains at the
+end, the score is also offered with the idle-at-end (IAE) of a Most Work
+First reference schedule taken out of the denominator.
+"""
+from __future__ import annotations
+
+import csv
+import heapq
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from wla.archive.errors import InputError, UsageError
+
+EXAMPLE_MIX = Path(__file__).with_name("esp_mix.csv")
+MIX_COLUMNS = ("type", "fraction", "run", "count")
+
+
+def _number(text: str, path: str, line: int, column: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(path, line, f"{column} is not a number", text) from None
+    if not math.isfinite(value):
+        raise InputError(path, line, f"{column} is not a finite number", text)
+    return value
+
+
+def read_mix(path: str | Path) -> pd.DataFrame:
+    """A job mix from CSV (header type,fraction,run,count), checked row by row
+    so that a mistake is reported as FILE:LINE rather than as a bad workload."""
+    name = str(path)
+    with open(path, newline="") as f:
+        rows = [(n, cells) for n, cells in enumerate(csv.reader(f), start=1) if any(c.strip() for c in cells)]
+    if not rows:
+        raise InputError(name, 1, "empty file: no header row")
+    header_line, header = rows[0]
+    header = [h.strip() for h in header]
+    missing = [c for c in MIX_COLUMNS if c not in header]
+    if missing:
+        raise InputError(name, header_line, f"missing column(s) {', '.join(missing)}; expected {','.join(MIX_COLUMNS)}")
+    where = {c: header.index(c) for c in MIX_COLUMNS}
+
+    out: dict[str, list] = {c: [] for c in MIX_COLUMNS}
+    for line, cells in rows[1:]:
+        text = ",".join(cells)
+        if len(cells) != len(header):
+            raise InputError(name, line, f"{len(cells)} fields, the header has {len(header)}", text)
+        kind = cells[where["type"]].strip()
+        if not kind:
+            raise InputError(name, line, "empty type", text)
+        fraction = _number(cells[where["fraction"]].strip(), name, line, "fraction")
+        if not 0 < fraction <= 1:
+            raise InputError(name, line, "fraction must be in (0, 1]", text)
+        run = _number(cells[where["run"]].strip(), name, line, "run")
+        if run <= 0:
+            raise InputError(name, line, "run must be > 0", text)
+        count = cells[where["count"]].strip()
+        try:
+            count_value = int(count)
+        except ValueError:
+            raise InputError(name, line, "count is not an integer", text) from None
+        if count_value < 1:
+            raise InputError(name, line, "count must be >= 1", text)
+        for column, value in zip(MIX_COLUMNS, (kind, fraction, run, count_value)):
+            out[column].append(value)
+    if not out["type"]:
+        raise InputError(name, header_line, "empty mix: a header but no job rows")
+    return pd.DataFrame({
+        "type": pd.Series(out["type"], dtype=str),
+        "fraction": pd.Series(out["fraction"], dtype=float),
+        "run": pd.Series(out["run"], dtype=float),
+        "count": pd.Series(out["count"], dtype=int),
+    })
+
+
+def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequence[float],
+                 batches: int = 3, gap: float = 600.0) -> pd.DataFrame:
+    """The jobs of `mix` as an ESP-style submission on `procs` processors.
+
+    Ordinary jobs are shuffled (by `seed`, so a run can be repeated) and
+    submitted in `batches` equal batches `gap` seconds apart; full-machine
+    jobs (fraction 1) arrive at `full_arrivals`, which the benchmark fixes.
+    """
+    if procs < 1:
+        raise UsageError(f"procs must be >= 1, not {procs}")
+    if batches < 1:
+        raise UsageError(f"batches must be >= 1, not {batches}")
+    if not (math.isfinite(gap) and gap >= 0):
+        raise UsageError(f"gap must be a finite number >= 0, not {gap}")
+    arrivals = [float(t) for t in full_arrivals]
+    if not all(math.isfinite(t) for t in arrivals):
+        raise UsageError("full_arrivals must be finite times")
+
+    fraction = mix["fraction"].to_numpy(dtype=float)
+    count = mix["count"].to_numpy(dtype=int)
+    row = np.repeat(np.arange(len(mix)), count)  # one entry per job: its mix row
+    full = fraction[row] == 1.0
+    ordinary, whole = row[~full], row[full]
+    if len(whole) != len(arrivals):
+        raise UsageError(f"the mix has {len(whole)} full-machine job(s) but full_arrivals gives "
+                         f"{len(arrivals)} time(s)")
+
+    ordinary = ordinary[np.random.default_rng(seed).permutation(len(ordinary))]
+    parts = np.array_split(ordinary, batches)
+    rows = np.concatenate([ordinary, whole])
+    submit = np.concatenate([np.full(len(p), b * gap) for b, p in enumerate(parts)] + [np.array(arrivals)])
+    order = np.argsort(submit, kind="stable")  # full-machine jobs come last among equal times
+    rows, submit = rows[order], submit[order]
+
+    width = np.maximum(1, np.floor(fraction * procs + 0.5)).astype(int)
+    run = mix["run"].to_numpy(dtype=float)[rows]
+    return pd.DataFrame({
+        "job": np.arange(1, len(rows) + 1),
+        "submit": submit.astype(float),
+        "run": run,
+        "procs": width[rows],
+        "req_time": run.copy(),
+        "user": rows + 1,
+        "type": mix["type"].astype(str).to_numpy()[rows],
+    })
+
+
+def _jobs(run: ArrayLike, procs: ArrayLike, P: int) -> tuple[np.ndarray, np.ndarray]:
+    run = np.asarray(run, dtype=float)
+    procs = np.asarray(procs)
+    if run.shape != procs.shape or run.ndim != 1:
+        raise UsageError("run and procs must be one-dimensional and of the same length")
+    if P < 1:
+        raise UsageError(f"P must be >= 1, not {P}")
+    if not np.all(np.isfinite(run) & (run >= 0)):
+        raise UsageError("run times must be finite and >= 0")
+    if np.any(procs != np.floor(procs)) or np.any(procs < 1):
+        raise UsageError("procs must be integers >= 1")
+    procs = procs.astype(int)
+    if np.any(procs > P):
+        raise UsageError(f"a job needs {procs.max()} processors, more than the machine's {P}")
+    return run, procs
+
+
+def mwf_schedule(run: ArrayLike, procs: ArrayLike, P: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Most Work First reference schedule: (start per job, last busy time
+    per processor, 0 for one never used).
+
+    All jobs are available at 0 and ranked by work, largest first (ties by
+    index). Whenever processors free up, every pending job that fits is
+    started in rank order on the lowest-numbered free processors; a job that
+    does not fit does not block smaller ones behind it.
+    """
+    run, procs = _jobs(run, procs, P)
+    rank = np.lexsort((np.arange(len(run)), -(run * procs)))
+    # Pending jobs by width, each queue in rank order: the first job that fits
+    # is the best-ranked head among widths <= free, found in O(distinct widths).
+    waiting: dict[int, deque[int]] = {}
+    for j in rank:
+        waiting.setdefault(int(procs[j]), deque()).append(int(j))
+    widths = sorted(waiting)
+    position = np.empty(len(run), dtype=int)
+    position[rank] = np.arange(len(run))
+
+    start = np.zeros(len(run))
+    last = np.zeros(P)
+    free = np.ones(P, dtype=bool)
+    ends: list[tuple[float, int, np.ndarray]] = []  # (end, job, processors)
+    now = 0.0
+    while True:
+        n_free = int(free.sum())
+        while True:
+            heads = [waiting[w][0] for w in widths if w <= n_free and waiting[w]]
+            if not heads:
+                break
+            j = min(heads, key=lambda k: position[k])
+            waiting[int(procs[j])].popleft()
+            cpus = np.flatnonzero(free)[: procs[j]]
+            free[cpus] = False
+            n_free -= int(procs[j])
+            start[j] = now
+            last[cpus] = now + run[j]  # a processor's jobs run one after another
+            heapq.heappush(ends, (now + run[j], j, cpus))
+        if not ends:
+            break  # nothing running: every job fits an idle machine, so none waits
+        now = ends[0][0]
+        while ends and ends[0][0] == now:
+            free[heapq.heappop(ends)[2]] = True
+    return start, last
+
+
+def idle_at_end(run: ArrayLike, procs: ArrayLike, P: int) -> float:
+    """IAE: processor time left idle while the MWF schedule drains, the part
+    of P x T that no scheduler could have filled with this set of jobs."""
+    _, last = mwf_schedule(run, procs, P)
+    return float(np.sum(last.max(initial=0.0) - last))
+
+
+@dataclass(frozen=True)
+class EspScore:
+    """A schedule's ESP scores; `corrected` discounts the MWF idle-at-end."""
+
+    work: float
+    elapsed: float
+    efficiency: float
+    idle_at_end: float
+    corrected: float
+    mwf_makespan: float
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int) -> EspScore:
+    """Both ESP scores of a schedule: work / (P x T) and work / (P x T - IAE),
+    T from the first submission to the last end."""
+    run_a, procs_a = _jobs(run, procs, P)
+    submit = np.asarray(submit, dtype=float)
+    start = np.asarray(start, dtype=float)
+    if submit.shape != run_a.shape or start.shape != run_a.shape:
+        raise UsageError("submit, start, run and procs must have the same length")
+    if len(run_a) == 0:
+        raise UsageError("no jobs to score")
+    work = float(np.sum(procs_a * run_a))
+    elapsed = float(np.max(start + run_a) - np.min(submit))
+    if elapsed <= 0:
+        raise UsageError("the schedule takes no time: efficiency is undefined")
+    _, last = mwf_schedule(run_a, procs_a, P)
+    makespan = float(last.max())
+    iae = float(np.sum(makespan - last))
+    capacity = P * elapsed
+    if capacity - iae <= 0:
+        raise UsageError("P x T is not larger than the MWF idle-at-end: the corrected efficiency is undefined")
+    return EspScore(work=work, elapsed=elapsed, efficiency=work / capacity, idle_at_end=iae,
+                    corrected=work / (capacity - iae), mwf_makespan=makespan)

@@ -1,0 +1,205 @@
+"""ESP workloads and scores on hand-worked schedules."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from wla.archive.errors import InputError, UsageError
+from wla.sim.esp import EXAMPLE_MIX, esp_efficiency, esp_workload, idle_at_end, mwf_schedule, read_mix
+
+# --- Most Work First -------------------------------------------------------
+
+# P = 4; (run, procs) and work p*t:
+#   j0: t=4, p=3, work 12
+#   j1: t=5, p=2, work 10
+#   j2: t=6, p=1, work 6
+#   j3: t=2, p=1, work 2
+# Rank: j0, j1, j2, j3.
+# t=0: j0 takes cpus 0,1,2 (ends 4); 1 free: j1 (2) does not fit, yet j2 (1),
+#      ranked after it, starts on cpu 3 (ends 6); j3 finds nothing free.
+# t=4: j0 ends, cpus 0,1,2 free: j1 on 0,1 (ends 9), j3 on 2 (ends 6).
+# t=6: j2 and j3 end. t=9: j1 ends.
+# Starts [0, 4, 0, 4]; last busy cpu0..3 = [9, 9, 6, 6]; T_MWF = 9;
+# IAE = 0 + 0 + 3 + 3 = 6.
+SKIP_RUN, SKIP_PROCS = [4, 5, 6, 2], [3, 2, 1, 1]
+
+
+def test_mwf_starts_a_smaller_later_job_while_a_larger_one_waits():
+    start, last = mwf_schedule(SKIP_RUN, SKIP_PROCS, 4)
+    assert start.tolist() == [0, 4, 0, 4]
+    assert last.tolist() == [9, 9, 6, 6]
+    assert idle_at_end(SKIP_RUN, SKIP_PROCS, 4) == 6
+
+
+def test_mwf_allocates_the_lowest_numbered_free_processors():
+    # P = 4:
+    #   j0: t=6, p=2, work 12 -> cpus 0,1 over [0, 6)
+    #   j1: t=8, p=1, work 8  -> cpu 2 over [0, 8)
+    #   j2: t=3, p=1, work 3  -> cpu 3 over [0, 3)
+    #   j3: t=1, p=2, work 2  -> nothing free at 0; at 3 only cpu 3 is free;
+    #       at 6 cpus 0, 1, 3 are free and it takes 0,1 over [6, 7).
+    # Last busy [7, 7, 8, 3] (cpu 3 stays at 3: taking 0,3 or 1,3 would have
+    # moved it to 7); T_MWF = 8; IAE = 1 + 1 + 0 + 5 = 7.
+    run, procs = [6, 8, 3, 1], [2, 1, 1, 2]
+    start, last = mwf_schedule(run, procs, 4)
+    assert start.tolist() == [0, 0, 0, 6]
+    assert last.tolist() == [7, 7, 8, 3]
+    assert idle_at_end(run, procs, 4) == 7
+
+
+def test_mwf_ties_go_to_the_lower_index_and_unused_processors_count_from_zero():
+    # P = 2. Both jobs have work 2, so the lower index goes first:
+    #   (t=1, p=2) first on cpus 0,1 over [0, 1); then (t=2, p=1) on cpu 0
+    #   over [1, 3). Last busy [3, 1].
+    start, last = mwf_schedule([1, 2], [2, 1], 2)
+    assert start.tolist() == [0, 1]
+    assert last.tolist() == [3, 1]
+    # The same two jobs in the other index order:
+    #   (t=2, p=1) first on cpu 0 over [0, 2); (t=1, p=2) waits until 2, then
+    #   runs on 0,1 over [2, 3). Last busy [3, 3].
+    start, last = mwf_schedule([2, 1], [1, 2], 2)
+    assert start.tolist() == [0, 2]
+    assert last.tolist() == [3, 3]
+    # One job of 1 processor on 3: cpus 1 and 2 never used, last busy 0.
+    start, last = mwf_schedule([5], [1], 3)
+    assert last.tolist() == [5, 0, 0]
+    assert idle_at_end([5], [1], 3) == 10
+
+
+def test_mwf_rejects_a_job_wider_than_the_machine():
+    with pytest.raises(UsageError, match="5 processors"):
+        mwf_schedule([1, 1], [2, 5], 4)
+
+
+# --- ESP efficiency --------------------------------------------------------
+
+def test_esp_efficiency_on_a_hand_worked_schedule():
+    # The SKIP jobs, work 12 + 10 + 6 + 2 = 30, P = 4, submitted at 2..5 and
+    # started at [2, 7, 4, 12]: ends [6, 12, 10, 14]; T = 14 - 2 = 12.
+    # efficiency = 30 / (4 * 12) = 5/8; IAE of their MWF schedule is 6 (above):
+    # corrected = 30 / (48 - 6) = 5/7.
+    score = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4)
+    assert score.work == 30
+    assert score.elapsed == 12
+    assert score.efficiency == float(Fraction(5, 8))
+    assert score.idle_at_end == 6
+    assert score.mwf_makespan == 9
+    assert score.corrected == float(Fraction(5, 7))
+    assert score.to_dict() == {"work": 30, "elapsed": 12, "efficiency": 0.625, "idle_at_end": 6,
+                               "corrected": float(Fraction(5, 7)), "mwf_makespan": 9}
+
+
+def test_the_mwf_schedule_itself_scores_5_6_and_1():
+    # MWF of the SKIP jobs: T = 9, efficiency 30 / 36 = 5/6; the processors
+    # have no hole before their last busy time (9 + 9 + 6 + 6 = 30 = work), so
+    # corrected = 30 / (36 - 6) = 1.
+    start, _ = mwf_schedule(SKIP_RUN, SKIP_PROCS, 4)
+    score = esp_efficiency([0, 0, 0, 0], start, SKIP_RUN, SKIP_PROCS, 4)
+    assert score.efficiency == float(Fraction(5, 6))
+    assert score.corrected == 1
+
+
+def test_a_perfect_packing_has_no_idle_at_end():
+    # P = 4: j0 (t=4, p=3, work 12), j1 (t=4, p=1, work 4), j2 (t=2, p=4,
+    # work 8). Rank j0, j2, j1. At 0 j0 takes 0,1,2, j2 does not fit, j1 takes
+    # 3; at 4 j2 takes all four until 6. Every processor is last busy at 6.
+    run, procs = [4, 4, 2], [3, 1, 4]
+    start, last = mwf_schedule(run, procs, 4)
+    assert start.tolist() == [0, 0, 4]
+    assert last.tolist() == [6, 6, 6, 6]
+    assert idle_at_end(run, procs, 4) == 0
+    # Some other schedule of them, ending at 10: 24 / 40 both ways.
+    score = esp_efficiency([0, 0, 0], [0, 6, 4], run, procs, 4)
+    assert score.efficiency == score.corrected == 0.6
+
+
+# --- Workloads ---------------------------------------------------------------
+
+def test_read_mix_of_the_shipped_example():
+    mix = read_mix(EXAMPLE_MIX)
+    assert list(mix.columns) == ["type", "fraction", "run", "count"]
+    assert mix["count"][mix["fraction"] < 1].sum() == 80
+    assert mix["count"][mix["fraction"] == 1].sum() == 2
+    assert mix["type"].tolist()[-1] == "Z"
+    assert mix["count"].dtype.kind == "i" and mix["run"].dtype.kind == "f"
+
+
+def test_esp_workload_batches_and_full_machine_jobs():
+    w = esp_workload(read_mix(EXAMPLE_MIX), 128, seed=1, full_arrivals=[300, 1200])
+    ordinary = w[w["type"] != "Z"]
+    # 80 ordinary jobs in 3 batches: 27, 27, 26 at 0, 600, 1200.
+    assert ordinary.groupby("submit").size().to_dict() == {0.0: 27, 600.0: 27, 1200.0: 26}
+    full = w[w["type"] == "Z"]
+    assert full["submit"].tolist() == [300.0, 1200.0]
+    assert full["procs"].tolist() == [128, 128]
+    assert full["user"].tolist() == [13, 13]  # Z is the 13th row of the mix
+    # Rows by submit; a full-machine job after the batch of the same instant.
+    assert w["job"].tolist() == list(range(1, 83))
+    assert w["submit"].is_monotonic_increasing
+    assert full.index.tolist() == [27, 81]
+    assert (w["req_time"] == w["run"]).all()
+
+
+def test_esp_workload_is_determined_by_its_seed():
+    mix = read_mix(EXAMPLE_MIX)
+    a = esp_workload(mix, 128, seed=7, full_arrivals=[300, 900])
+    pd.testing.assert_frame_equal(a, esp_workload(mix, 128, seed=7, full_arrivals=[300, 900]))
+    b = esp_workload(mix, 128, seed=8, full_arrivals=[300, 900])
+    assert a["type"].tolist() != b["type"].tolist()
+    # The same jobs, only in another order.
+    key = ["type", "run", "procs"]
+    assert sorted(map(tuple, a[key].to_numpy())) == sorted(map(tuple, b[key].to_numpy()))
+
+
+def test_esp_workload_rounds_processors_half_up():
+    # On 128: 0.15820 * 128 = 20.2496 -> 20; 0.001 * 128 = 0.128 -> at least 1.
+    # On 16: 0.03125 * 16 = 0.5 -> 1 and 0.09375 * 16 = 1.5 -> 2 (half up).
+    mix = pd.DataFrame({"type": ["K", "S"], "fraction": [0.15820, 0.001], "run": [10.0, 10.0], "count": [1, 1]})
+    w = esp_workload(mix, 128, seed=0, full_arrivals=[], batches=1)
+    assert sorted(w["procs"]) == [1, 20]
+    mix = pd.DataFrame({"type": ["A", "B"], "fraction": [0.03125, 0.09375], "run": [10.0, 10.0], "count": [1, 1]})
+    w = esp_workload(mix, 16, seed=0, full_arrivals=[], batches=1)
+    assert dict(zip(w["type"], w["procs"])) == {"A": 1, "B": 2}
+
+
+def test_esp_workload_needs_one_arrival_per_full_machine_job():
+    with pytest.raises(UsageError, match="2 full-machine job.*1 time"):
+        esp_workload(read_mix(EXAMPLE_MIX), 128, seed=1, full_arrivals=[300])
+
+
+HEAD = "type,fraction,run,count\n"
+
+
+@pytest.mark.parametrize("text, line, problem", [
+    ("", 1, "empty file"),
+    ("type,fraction,run\nA,0.5,100\n", 1, "missing column(s) count"),
+    (HEAD, 1, "empty mix"),
+    (HEAD + "A,0.5,100,2\nB,half,100,1\n", 3, "fraction is not a number"),
+    (HEAD + "A,0,100,2\n", 2, "fraction must be in (0, 1]"),
+    (HEAD + "A,1.5,100,2\n", 2, "fraction must be in (0, 1]"),
+    (HEAD + "A,0.5,0,2\n", 2, "run must be > 0"),
+    (HEAD + "A,0.5,abc,2\n", 2, "run is not a number"),
+    (HEAD + "A,0.5,100,0\n", 2, "count must be >= 1"),
+    (HEAD + "A,0.5,100,2.5\n", 2, "count is not an integer"),
+    (HEAD + "A,0.5,100\n", 2, "3 fields"),
+    (HEAD + "A,0.5,100,1\n\nB,0.5,-1,1\n", 4, "run must be > 0"),  # a blank line still counts
+])
+def test_read_mix_names_file_and_line(tmp_path, text, line, problem):
+    path = tmp_path / "mix.csv"
+    path.write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_mix(path)
+    err = caught.value
+    assert (err.file, err.line) == (str(path), line)
+    assert problem in err.problem
+    assert str(err).startswith(f"{path}:{line}: ")
+
+
+def test_read_mix_types():
+    path = EXAMPLE_MIX
+    mix = read_mix(path)
+    row = mix[mix["type"] == "K"].iloc[0]
+    assert (row["fraction"], row["run"], row["count"]) == (0.15820, 720.0, 6)
+    assert np.issubdtype(mix["count"].dtype, np.integer)
