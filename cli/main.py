@@ -20,7 +20,7 @@ from wla.archive.quality import COUNTS, quality
 from wla.archive.query import check_read_only, run_query
 from wla.archive.store import one_line
 
-from . import analysis, cleaning  # noqa: F401  (register their commands)
+from . import analysis, cleaning, simulation  # noqa: F401  (register their commands)
 from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
 from .render import frame_text, percent_columns
 

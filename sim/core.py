@@ -144,11 +144,12 @@ def _add_point(pt, pf, m, t):
 
 
 @njit(cache=True, nogil=True)
-def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, last_k, n_users):
+def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, last_k, n_users, per_event):
     """Start times and the estimate each job started with, for jobs sorted by
     arrival. `run` and `own` are already adjusted to the overrun mode
     (truncated runs, extended estimates); `logidx` breaks ties between
-    simultaneous events as the log orders them."""
+    simultaneous events as the log orders them; `per_event` runs a pass after
+    each single event instead of once per instant."""
     n = submit.shape[0]
     start = np.full(n, np.nan)
     est = own.copy()
@@ -188,7 +189,9 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             now = submit[k]
         if now == inf:
             break
-        while esize > 0 and eh_t[0] == now:
+        budget = 1 if per_event else 1 << 62  # events applied before the pass
+        while esize > 0 and eh_t[0] == now and budget > 0:
+            budget -= 1
             j = eh_j[0]
             esize = _heap_pop(eh_t, eh_k, eh_j, esize)
             rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
@@ -199,13 +202,15 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                 hpos[u] = (hpos[u] + 1) % last_k
                 if hcount[u] < last_k:
                     hcount[u] += 1
-        while xsize > 0 and xh_t[0] == now:
+        while xsize > 0 and xh_t[0] == now and budget > 0:
+            budget -= 1
             j = xh_j[0]
             xsize = _heap_pop(xh_t, xh_k, xh_j, xsize)
             rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
             est_end[j] = start[j] + own[j]
             rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
-        while k < n and submit[k] == now:
+        while k < n and submit[k] == now and budget > 0:
+            budget -= 1
             if last_k > 0:
                 u = user[k]
                 c = hcount[u]

@@ -14,12 +14,16 @@ import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from wla.archive.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from .result import SimResult
 
 EXAMPLE_MIX = Path(__file__).with_name("esp_mix.csv")
 MIX_COLUMNS = ("type", "fraction", "run", "count")
@@ -107,8 +111,8 @@ def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequen
     full = fraction[row] == 1.0
     ordinary, whole = row[~full], row[full]
     if len(whole) != len(arrivals):
-        raise UsageError(f"the mix has {len(whole)} full-machine job(s) but full_arrivals gives "
-                         f"{len(arrivals)} time(s)")
+        raise UsageError(f"the mix has {len(whole)} full-machine job(s) but {len(arrivals)} arrival time(s) "
+                         f"were given (--full-at T, once per job)")
 
     ordinary = ordinary[np.random.default_rng(seed).permutation(len(ordinary))]
     parts = np.array_split(ordinary, batches)
@@ -238,3 +242,16 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
         raise UsageError("P x T is not larger than the MWF idle-at-end: the corrected efficiency is undefined")
     return EspScore(work=work, elapsed=elapsed, efficiency=work / capacity, idle_at_end=iae,
                     corrected=work / (capacity - iae), mwf_makespan=makespan)
+
+
+def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
+            full_arrivals: Sequence[float] = (), **options) -> tuple["SimResult", EspScore]:
+    """Build the ESP workload, simulate it (every job measured: the score is
+    about the whole schedule) and score the schedule both ways."""
+    from .simulate import simulate
+
+    jobs = esp_workload(mix, procs, seed, full_arrivals)
+    options = {"warmup": 0.0, "stop_at_last_arrival": False, **options}
+    result = simulate(jobs, policy=policy, procs=procs, seed=seed, **options)
+    score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs)
+    return result, score

@@ -4,9 +4,12 @@ Semantics (simulation.md), written out so that a reader can check them line
 by line:
 
 - Jobs are given in log order; their arrivals keep that order when submit
-  times are equal.
+  times are equal (`ties="log"`), or reverse it (`ties="reverse"`, as an
+  event queue that pops the last pushed first would).
 - At each instant, every termination and every arrival of that instant is
-  applied first, then one scheduling pass runs.
+  applied first, then one scheduling pass runs (`passes="instant"`); or a
+  pass follows each single event (`passes="event"`: terminations, then
+  expiries, then arrivals, each kind in order).
 - A job holds its processors over [start, start + run), run being already
   cut to the estimate when the overrun mode is `truncate`.
 - The estimated end of a running job is start + estimate; under `keep`, once
@@ -45,6 +48,16 @@ import numpy as np
 
 POLICIES = ("fcfs", "easy", "conservative")
 OVERRUNS = ("truncate", "extend", "keep")
+TIES = ("log", "reverse")
+PASSES = ("instant", "event")
+
+
+def arrival_order(submit: np.ndarray, ties: str = "log") -> np.ndarray:
+    """Job indices by submit time; equal times in log order or its reverse."""
+    if ties not in TIES:
+        raise ValueError(f"unknown tie order {ties!r}; one of {', '.join(TIES)}")
+    index = np.arange(len(submit))
+    return np.lexsort((index if ties == "log" else -index, submit))
 
 
 @dataclass
@@ -125,7 +138,8 @@ def _conservative(queue: list[int], running: list[_Running], free: int, now: flo
 
 
 def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy",
-                       overrun: str = "truncate", user=None, last_k: int = 0) -> np.ndarray:
+                       overrun: str = "truncate", user=None, last_k: int = 0,
+                       ties: str = "log", passes: str = "instant") -> np.ndarray:
     """Start time of every job (NaN where it never started: it cannot, if the
     input was checked). Inputs are arrays in log order; `user` is needed only
     with `last_k` > 0."""
@@ -133,6 +147,8 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
         raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
     if overrun not in OVERRUNS:
         raise ValueError(f"unknown overrun mode {overrun!r}; one of {', '.join(OVERRUNS)}")
+    if passes not in PASSES:
+        raise ValueError(f"unknown pass rule {passes!r}; one of {', '.join(PASSES)}")
     submit = np.asarray(submit, dtype=np.float64)
     run = np.asarray(run, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
@@ -144,7 +160,7 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
     est = own.copy()  # what the scheduler believes; predictions replace it
     history: dict[int, list[float]] = {}
     n = len(submit)
-    order = sorted(range(n), key=lambda j: (submit[j], j))  # ties keep log order
+    order = [int(j) for j in arrival_order(submit, ties)]
     start = np.full(n, np.nan)
     running: list[_Running] = []
     ends: list[tuple[float, int]] = []  # heap of (real end, job)
@@ -156,18 +172,22 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
                   submit[order[k]] if k < n else np.inf)
         if now == np.inf:  # only jobs wider than the machine are left
             break
-        while ends and ends[0][0] == now:
+        budget = 1 if passes == "event" else 1 << 62  # events applied before the pass
+        while ends and ends[0][0] == now and budget:
+            budget -= 1
             _, j = heapq.heappop(ends)
             running = [r for r in running if r.job != j]
             free += procs[j]
             if last_k:
                 history.setdefault(int(user[j]), []).append(run[j])
-        while expiries and expiries[0][0] == now:
+        while expiries and expiries[0][0] == now and budget:
+            budget -= 1
             _, j = heapq.heappop(expiries)
             for r in running:
                 if r.job == j:
                     r.est_end = r.start + own[j]
-        while k < n and submit[order[k]] == now:
+        while k < n and submit[order[k]] == now and budget:
+            budget -= 1
             j = order[k]
             if last_k:
                 past = history.get(int(user[j]), [])[-last_k:]

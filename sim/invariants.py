@@ -1,0 +1,116 @@
+"""Checks a schedule against what any valid schedule satisfies (simulation.md):
+every job starts, none before its submit time, at no instant do running jobs
+hold more than P processors; and, for EASY under exact estimates, the head of
+the queue starts no later than the shadow time it got on becoming the head
+(backfilled jobs never delay it). Cheap enough to run on every simulation in
+the tests, and on request (--check)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from wla.archive.errors import WlaError
+
+
+class ScheduleInvalid(WlaError):
+    """A simulated schedule that breaks an invariant: a bug, never a user error."""
+
+
+def problems(job, submit, start, held, procs, P: int) -> list[str]:
+    """What is wrong with a schedule, worst first (empty when valid)."""
+    out = []
+    never = np.isnan(start)
+    if never.any():
+        out.append(f"{int(never.sum())} jobs never started (first: job {int(job[never][0])})")
+    early = start < submit
+    if early.any():
+        i = int(np.flatnonzero(early)[0])
+        out.append(f"job {int(job[i])} starts at {start[i]:g}, before its submit time {submit[i]:g}")
+    ok = ~never
+    times = np.concatenate([start[ok], start[ok] + held[ok]])
+    delta = np.concatenate([procs[ok], -procs[ok]])
+    order = np.lexsort((delta, times))  # at one instant, ends before starts
+    use = np.cumsum(delta[order])
+    if len(use) and use.max() > P:
+        k = int(use.argmax())
+        out.append(f"{int(use[k])} processors in use at {times[order][k]:g} on a machine of {P}")
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _late_heads(submit, start, end, procs, by_start, P):
+    """Arrival-order indices of head jobs that started after the shadow time
+    they got when they became the head, with that shadow time (inputs in
+    arrival order, `by_start` the indices sorted by start)."""
+    n = submit.shape[0]
+    late = np.empty(n, np.int64)
+    shadows = np.empty(n)
+    nl = 0
+    active = np.empty(n, np.int64)
+    na = 0
+    ptr = 0
+    h = -np.inf
+    ends = np.empty(n)
+    widths = np.empty(n, np.int64)
+    for j in range(n):
+        # j becomes the head once it has arrived and every earlier job started
+        if submit[j] > h:
+            h = submit[j]
+        if start[j] > h:
+            while ptr < n and start[by_start[ptr]] <= h:
+                active[na] = by_start[ptr]
+                na += 1
+                ptr += 1
+            m = 0
+            k = 0
+            for a in range(na):
+                i = active[a]
+                if end[i] > h:
+                    active[k] = i
+                    k += 1
+                    # later jobs started at h were backfilled in this very pass
+                    if not (start[i] == h and i > j):
+                        ends[m] = end[i]
+                        widths[m] = procs[i]
+                        m += 1
+            na = k
+            free = P
+            for a in range(m):
+                free -= widths[a]
+            o = np.argsort(ends[:m])
+            shadow = np.inf
+            a = 0
+            while a < m:
+                t = ends[o[a]]
+                while a < m and ends[o[a]] == t:
+                    free += widths[o[a]]
+                    a += 1
+                if free >= procs[j]:
+                    shadow = t
+                    break
+            if start[j] > shadow:
+                late[nl] = j
+                shadows[nl] = shadow
+                nl += 1
+        if start[j] > h:
+            h = start[j]
+    return late[:nl], shadows[:nl]
+
+
+def late_heads(job, submit, start, held, procs, P: int, order: np.ndarray) -> list[str]:
+    """EASY's guarantee under exact estimates: each head job starts no later
+    than its shadow time. `order` is the arrival order used by the run."""
+    s, st, en, pr = submit[order], start[order], (start + held)[order], np.asarray(procs, np.int64)[order]
+    late, shadows = _late_heads(s, st, en, pr, np.argsort(st, kind="stable"), int(P))
+    return [f"head job {int(job[order][j])} started at {st[j]:g}, after its reservation at {t:g}"
+            for j, t in zip(late[:3], shadows[:3])]
+
+
+def check(job, submit, start, held, procs, P: int, order: np.ndarray | None = None) -> None:
+    """Raise ScheduleInvalid naming the first problems; `order` (the arrival
+    order) adds EASY's head guarantee, valid only under exact estimates."""
+    found = problems(job, submit, start, held, procs, P)
+    if not found and order is not None:
+        found = late_heads(job, submit, start, held, procs, P, order)
+    if found:
+        raise ScheduleInvalid("invalid schedule: " + "; ".join(found[:3]))

@@ -1,0 +1,42 @@
+"""A simulation's outcome: per-job arrays, summaries, and every setting that
+produced it, so that a result says how it was obtained."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class SimResult:
+    settings: dict  # every option and default, as used
+    source: dict  # log, version or query, and where P came from
+    counts: dict  # jobs, simulated, not simulated by reason, measured, left out by reason
+    metrics: dict  # summaries of simulation.md
+    job: np.ndarray  # per simulated job, in log order from here on
+    submit: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    run: np.ndarray  # time the job held its processors
+    procs: np.ndarray
+    estimate: np.ndarray  # what the scheduler believed when it started the job
+    wait: np.ndarray
+    response: np.ndarray
+    bounded_slowdown: np.ndarray
+    measured: np.ndarray
+
+    def summary(self) -> dict:
+        return {"source": self.source, "settings": self.settings, "counts": self.counts,
+                "metrics": self.metrics}
+
+    def to_json(self) -> str:
+        return json.dumps(self.summary(), indent=2)
+
+    def schedule(self) -> pd.DataFrame:
+        """The per-job schedule (what --save stores)."""
+        return pd.DataFrame({
+            "job": self.job, "submit": self.submit, "start_time": self.start, "end_time": self.end,
+            "processors": self.procs, "estimate": self.estimate, "measured": self.measured,
+        })

@@ -1,0 +1,84 @@
+"""Keeping a simulated schedule: a table in the archive or a Parquet file,
+each carrying the result's settings so that it says how it was obtained."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import duckdb
+
+from wla.archive.errors import UsageError
+from wla.archive.store import Archive, one_line
+
+from .result import SimResult
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def save_parquet(result: SimResult, path: str | os.PathLike) -> Path:
+    """The schedule as Parquet, the summary JSON in the file's metadata."""
+    path = Path(path)
+    con = duckdb.connect()
+    try:
+        con.register("schedule", result.schedule())
+        meta = result.to_json().replace("'", "''")
+        target = str(path).replace("'", "''")
+        con.execute(f"COPY schedule TO '{target}' (FORMAT parquet, KV_METADATA {{'wla.simulation': '{meta}'}})")
+    except duckdb.Error as e:
+        raise UsageError(f"cannot write {path}: {one_line(e)}") from None
+    finally:
+        con.close()
+    return path
+
+
+def save_table(result: SimResult, archive: Archive, name: str) -> str:
+    """The schedule as a table of the archive (replaced if it exists), the
+    summary JSON as the table's comment. The archive's own tables and views
+    are refused."""
+    archive.require_writable()
+    if not _NAME.match(name):
+        raise UsageError(f"a table name is letters, digits and _, not {name!r}")
+    taken = archive.con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE lower(table_name) = lower(?)", [name]
+    ).fetchall()
+    ours = archive.con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE lower(table_name) = lower(?) AND comment LIKE '{%'",
+        [name]).fetchone()[0]
+    if taken and not ours:
+        raise UsageError(f"{name!r} is a table or view of the archive itself; choose another name")
+    frame = result.schedule()
+    with archive.transaction() as con:
+        con.register("_schedule", frame)
+        con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _schedule')
+        con.unregister("_schedule")
+        con.execute(f'COMMENT ON TABLE "{name}" IS ' + "'" + result.to_json().replace("'", "''") + "'")
+    return name
+
+
+def save(result: SimResult, target: str, archive: Archive | None = None) -> str:
+    """A target ending in .parquet is a file; anything else a table name."""
+    if target.endswith(".parquet"):
+        return str(save_parquet(result, target))
+    if archive is None:
+        raise UsageError("saving a schedule as a table needs the archive")
+    return save_table(result, archive, target)
+
+
+def parquet_settings(path: str | os.PathLike) -> dict:
+    """The summary a saved Parquet schedule carries."""
+    rows = duckdb.execute("SELECT value FROM parquet_kv_metadata(?) WHERE key = 'wla.simulation'",
+                          [str(path)]).fetchall()
+    if not rows:
+        raise UsageError(f"{path} holds no wla simulation")
+    value = rows[0][0]
+    return json.loads(value.decode() if isinstance(value, bytes) else value)
+
+
+def saved_settings(archive: Archive, name: str) -> dict:
+    """The summary a saved schedule table carries."""
+    rows = archive.con.execute("SELECT comment FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()
+    if not rows or not rows[0][0]:
+        raise UsageError(f"no saved schedule named {name!r}")
+    return json.loads(rows[0][0])

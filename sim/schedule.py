@@ -1,0 +1,56 @@
+"""The array-level entry to the fast core: sort by arrival, adjust to the
+overrun mode, call the compiled loop, put the answers back in log order."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .core import OVERRUN_CODES, POLICY_CODES, simulate_core
+from .reference import OVERRUNS, PASSES, POLICIES, arrival_order
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Per job, in log order: when it started, how long it held its
+    processors, and the estimate the scheduler started it with."""
+
+    start: np.ndarray
+    held: np.ndarray
+    estimate: np.ndarray
+
+
+def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun: str = "truncate",
+             user=None, last_k: int = 0, ties: str = "log", passes: str = "instant") -> Schedule:
+    """The schedule the core computes; same arguments and semantics as
+    `reference.simulate_reference`."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
+    if overrun not in OVERRUNS:
+        raise ValueError(f"unknown overrun mode {overrun!r}; one of {', '.join(OVERRUNS)}")
+    if passes not in PASSES:
+        raise ValueError(f"unknown pass rule {passes!r}; one of {', '.join(PASSES)}")
+    submit = np.ascontiguousarray(submit, dtype=np.float64)
+    run = np.asarray(run, dtype=np.float64)
+    procs = np.asarray(procs, dtype=np.int64)
+    own = np.asarray(estimate, dtype=np.float64)
+    if overrun == "truncate":
+        run = np.minimum(run, own)
+    elif overrun == "extend":
+        own = np.maximum(own, run)
+    n = len(submit)
+    order = arrival_order(submit, ties)
+    if last_k > 0:
+        _, users = np.unique(np.asarray(user), return_inverse=True)
+        n_users = int(users.max()) + 1 if n else 1
+    else:
+        users, n_users = np.zeros(n, dtype=np.int64), 1
+    start, used = simulate_core(
+        submit[order], run[order], procs[order], own[order], users[order].astype(np.int64),
+        order.astype(np.int64), int(P), POLICY_CODES[policy], OVERRUN_CODES[overrun], int(last_k),
+        n_users, passes == "event")
+    out_start = np.empty(n)
+    out_used = np.empty(n)
+    out_start[order] = start
+    out_used[order] = used
+    return Schedule(out_start, run, out_used)

@@ -1,0 +1,113 @@
+"""simulate(): a workload in, a result with every setting written out."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from wla.archive.errors import UsageError
+
+from . import invariants
+from .metrics import job_metrics, measured, summarize
+from .predictors import parse_estimator, scheduler_estimates
+from .reference import OVERRUNS, PASSES, POLICIES, TIES, arrival_order
+from .result import SimResult
+from .schedule import schedule
+from .workload import ESTIMATE_RULE, PROCESSORS_RULE, REASONS, Workload, from_frame
+
+EVENT_ORDER = {
+    "instant": "at each instant, every termination, then every arrival, then one scheduling pass",
+    "event": "a scheduling pass after each single event (terminations, then arrivals)",
+}
+TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneous arrivals in reverse log order"}
+
+
+def _choose(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise UsageError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
+    return value
+
+
+def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: str = "truncate",
+             procs: int | None = None, tau: float = 10.0, warmup: float = 0.01,
+             stop_at_last_arrival: bool = True, exclude: str | None = None, load_factor: float = 1.0,
+             seed: int = 0, ties: str = "log", passes: str = "instant", check: bool = False) -> SimResult:
+    """Replay a workload (a Workload from `from_archive`, a DataFrame with the
+    archive's column names, or a DuckDB relation) on P processors.
+    `exclude` picks jobs that are simulated but not measured; `procs`
+    overrides the machine size; `load_factor` divides interarrival times."""
+    _choose(policy, POLICIES, "policy")
+    _choose(overrun, OVERRUNS, "overrun mode")
+    _choose(ties, TIES, "tie order")
+    _choose(passes, PASSES, "pass rule")
+    estimator = parse_estimator(estimate)
+    if not load_factor > 0:
+        raise UsageError(f"the load factor must be positive, not {load_factor}")
+    if not 0 <= warmup < 1:
+        raise UsageError(f"the warm-up is a fraction of the jobs in [0, 1), not {warmup}")
+    if not tau > 0:
+        raise UsageError(f"tau must be positive, not {tau}")
+    if not isinstance(workload, Workload):
+        if hasattr(workload, "df") and not isinstance(workload, pd.DataFrame):
+            workload = workload.df()  # a DuckDB relation
+        workload = from_frame(workload, procs, exclude)
+    elif exclude is not None or (procs is not None and procs != workload.P):
+        raise UsageError("give procs and exclude when the workload is built (from_archive), not again")
+    w = workload
+    P = w.P
+
+    submit = w.submit.copy()
+    if len(submit) and load_factor != 1.0:
+        first = submit.min()
+        submit = first + (submit - first) / load_factor
+    run, own = w.run, w.estimate
+    if overrun == "truncate":
+        run = np.minimum(run, own)
+    elif overrun == "extend":
+        own = np.maximum(own, run)
+    believed = scheduler_estimates(estimator, run, own, seed)
+    last_k = estimator.k if estimator.kind == "last" else 0
+    sched = schedule(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
+                     w.user, last_k, ties, passes)
+    start, held = sched.start, sched.held
+    order = arrival_order(submit, ties)
+    if check:
+        exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)
+        guarantee = policy == "easy" and exact and passes == "instant"
+        invariants.check(w.job, submit, start, held, w.procs, P, order if guarantee else None)
+
+    end = start + held
+    per_job = job_metrics(submit, start, held, tau)
+    measure = measured(submit, end, order, w.excluded, warmup, stop_at_last_arrival)
+    summary = summarize(per_job, measure, start, end, w.procs, submit, P)
+    counts = {
+        "jobs": w.total,
+        "simulated": len(w),
+        "not_simulated": {r: w.not_simulated.get(r, 0) for r in REASONS},
+        "measured": int(measure.mask.sum()),
+        "not_measured": {"warm-up": measure.warmup, "ended after the last arrival": measure.after_last_arrival,
+                         "excluded by predicate": measure.excluded},
+    }
+    settings = {
+        "policy": policy,
+        "estimate": str(estimator),
+        "overrun": overrun,
+        "procs": P,
+        "tau": tau,
+        "warmup": warmup,
+        "stop_at_last_arrival": stop_at_last_arrival,
+        "exclude": exclude if exclude is not None else w.source.get("exclude"),
+        "load_factor": load_factor,
+        "seed": seed,
+        "ties": ties,
+        "passes": passes,
+        "event_order": EVENT_ORDER[passes],
+        "tie_order": TIE_ORDER[ties],
+        "processors_rule": PROCESSORS_RULE,
+        "estimate_rule": ESTIMATE_RULE,
+        "checked": check,
+    }
+    return SimResult(
+        settings=settings, source={k: v for k, v in w.source.items() if k != "exclude"},
+        counts=counts, metrics=summary, job=w.job, submit=submit, start=start, end=end,
+        run=held, procs=w.procs, estimate=sched.estimate, wait=per_job.wait, response=per_job.response,
+        bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask)

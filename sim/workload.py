@@ -1,0 +1,162 @@
+"""What the simulator replays: a workload taken from a log, a version, a
+query or a DataFrame, with the jobs it cannot simulate counted by reason.
+
+Defaults of simulation.md, each recorded in the result:
+- processors: allocated (field 5) when positive, else requested (field 8);
+- estimate: requested time (field 9) when positive, else the run time;
+- not simulated: unknown or zero run time, unknown processors, unknown or
+  negative submit time, more processors than the machine (first reason that
+  applies, in that order);
+- P: the log's MaxProcs, else MaxNodes (the catalog's machine size).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from wla.archive.catalog import log_facts
+from wla.archive.errors import UsageError
+from wla.archive.export import log_query
+from wla.archive.predicate import LogClock, predicate_sql
+from wla.archive.query import run_query
+from wla.archive.store import Archive, one_line
+
+REASONS = (
+    "unknown or zero run time",
+    "unknown processors",
+    "unknown or negative submit time",
+    "more processors than the machine",
+)
+PROCESSORS_RULE = "allocated (field 5) when positive, else requested (field 8)"
+ESTIMATE_RULE = "requested time (field 9) when positive, else the run time"
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The simulated jobs in log order, and what was left out and why."""
+
+    job: np.ndarray
+    submit: np.ndarray
+    run: np.ndarray
+    procs: np.ndarray
+    estimate: np.ndarray  # the user's: requested time, else run time
+    user: np.ndarray  # -1 when unknown
+    excluded: np.ndarray  # simulated, not measured
+    P: int
+    total: int
+    not_simulated: dict[str, int]
+    source: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.job)
+
+
+def _column(frame: pd.DataFrame, name: str) -> np.ndarray | None:
+    if name not in frame.columns:
+        return None
+    return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _known(values: np.ndarray | None) -> np.ndarray:
+    """Positive values, NaN elsewhere (SWF writes -1 for unknown)."""
+    if values is None:
+        return np.array([], dtype=np.float64)
+    return np.where(values > 0, values, np.nan)
+
+
+def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = LogClock()) -> np.ndarray:
+    """The jobs a predicate picks, evaluated by DuckDB over the frame."""
+    if exclude is None:
+        return np.zeros(len(frame), dtype=bool)
+    cond = predicate_sql(exclude, clock)
+    con = duckdb.connect()
+    try:
+        con.register("workload", frame)
+        picked = con.execute(f"SELECT coalesce(({cond}), false) AS x FROM workload").fetchnumpy()["x"]
+    except duckdb.Error as e:
+        raise UsageError(f"--exclude {exclude!r} does not apply to this workload: {one_line(e)}") from None
+    finally:
+        con.close()
+    return np.asarray(picked, dtype=bool)
+
+
+def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | None = None,
+               clock: LogClock = LogClock(), source: dict | None = None) -> Workload:
+    """A workload from columns named as in the archive (submit, run, procs
+    and/or req_procs, req_time, user_id, job); an `excluded` column, if
+    present, marks jobs to simulate but not measure."""
+    missing = [c for c in ("submit", "run") if c not in frame.columns]
+    if missing or not {"procs", "req_procs"} & set(frame.columns):
+        need = missing + ([] if {"procs", "req_procs"} & set(frame.columns) else ["procs or req_procs"])
+        raise UsageError(f"the workload lacks {', '.join(need)} (columns: {', '.join(map(str, frame.columns))})")
+    if procs is None:
+        raise UsageError("the machine size is unknown: give the number of processors (--procs)")
+    if procs <= 0:
+        raise UsageError(f"the machine needs at least one processor, not {procs}")
+    n = len(frame)
+    submit = _column(frame, "submit")
+    run = _known(_column(frame, "run"))
+    allocated = _known(_column(frame, "procs")) if "procs" in frame.columns else np.full(n, np.nan)
+    requested = _known(_column(frame, "req_procs")) if "req_procs" in frame.columns else np.full(n, np.nan)
+    width = np.where(np.isnan(allocated), requested, allocated)
+    req_time = _known(_column(frame, "req_time")) if "req_time" in frame.columns else np.full(n, np.nan)
+    estimate = np.where(np.isnan(req_time), run, req_time)
+    users = next((c for c in ("user_id", "user") if c in frame.columns), None)
+    user = _column(frame, users) if users else np.full(n, -1.0)
+    user = np.where(np.isnan(user) | (user < 0), -1, user).astype(np.int64)
+    job = _column(frame, "job") if "job" in frame.columns else np.arange(1, n + 1, dtype=np.float64)
+    excluded = exclusion_mask(frame, exclude, clock)
+    if "excluded" in frame.columns:
+        excluded = excluded | frame["excluded"].fillna(False).to_numpy(dtype=bool)
+
+    reason = np.full(n, -1)
+    checks = (np.isnan(run), np.isnan(width), np.isnan(submit) | (submit < 0), width > procs)
+    for i, bad in enumerate(checks):
+        reason[(reason == -1) & bad] = i
+    keep = reason == -1
+    return Workload(
+        job=np.nan_to_num(job[keep], nan=-1).astype(np.int64),
+        submit=submit[keep],
+        run=run[keep],
+        procs=width[keep].astype(np.int64),
+        estimate=estimate[keep],
+        user=user[keep],
+        excluded=excluded[keep],
+        P=int(procs),
+        total=n,
+        not_simulated={r: int((reason == i).sum()) for i, r in enumerate(REASONS)},
+        source=dict(source or {}),
+    )
+
+
+def from_archive(archive: Archive, log: str | None = None, version: str | None = None,
+                 query: str | None = None, procs: int | None = None,
+                 exclude: str | None = None) -> Workload:
+    """A log, a version of it (LOG@VERSION) or the rows of a read-only query.
+    A query needs `procs` unless its rows hold a `log` column naming one log,
+    whose machine size is then used."""
+    if (log is None) == (query is None):
+        raise UsageError("simulate a log (optionally --version) or a --query, not both")
+    if query is not None:
+        if version is not None:
+            raise UsageError("--version applies to a log, not to a --query")
+        frame = run_query(archive, query)
+        name = None
+        if "log" in frame.columns and frame["log"].nunique() == 1:
+            name = str(frame["log"].iloc[0])
+        facts = log_facts(archive, name) if name else {}
+        source = {"query": query}
+    else:
+        name = f"{log}@{version}" if version else log
+        facts = log_facts(archive, name)
+        frame = archive.sql(log_query(archive, name))  # all 18 fields, for --exclude
+        source = {"log": name}
+    machine = procs if procs is not None else facts.get("machine_size")
+    clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))
+    source["procs_from"] = "given" if procs is not None else (
+        facts.get("machine_size_source") or "unknown")
+    source["exclude"] = exclude
+    return from_frame(frame, machine, exclude, clock, source)
