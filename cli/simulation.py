@@ -68,7 +68,7 @@ def simulate_cmd(
     policy: str = PolicyOpt,
     estimate: str = EstimateOpt,
     overrun: str = OverrunOpt,
-    procs: Optional[int] = typer.Option(None, "--procs", help="Processors [default: the log's MaxProcs, else MaxNodes]"),
+    procs: Optional[int] = typer.Option(None, "--procs", help="Processors [default: MaxProcs, else MaxNodes]"),
     tau: float = TauOpt,
     warmup: float = typer.Option(0.01, "--warmup", help="Fraction of the first jobs simulated but not measured"),
     stop_at_last_arrival: bool = typer.Option(

@@ -23,7 +23,7 @@ POLICY_CODES = {"fcfs": FCFS, "easy": EASY, "conservative": CONSERVATIVE}
 OVERRUN_CODES = {"truncate": TRUNCATE, "extend": EXTEND, "keep": KEEP}
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _before(t, a, u, b):
     return t < u or (t == u and a < b)
 

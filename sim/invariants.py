@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from wla.archive.errors import WlaError
 
 

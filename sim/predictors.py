@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from wla.archive.errors import UsageError
 
 KINDS = ("user", "exact", "badness", "last")

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import duckdb
-
 from wla.archive.errors import UsageError
 from wla.archive.store import Archive, one_line
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
 from wla.archive.errors import UsageError
 
 from . import invariants

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
-
 from wla.archive.catalog import log_facts
 from wla.archive.errors import UsageError
 from wla.archive.export import log_query

@@ -1,0 +1,105 @@
+"""Simulator benchmark: EASY on four real logs, the compiled core against the
+plain-Python reference measured in the same run.
+
+    python bench/bench_sim.py [--repeat 5] [--data DIR]
+
+For each log: jobs per second of the core alone (arrays in, start times out;
+best of --repeat), of the whole call from the archive (read the log from a
+DuckDB file, build the workload, simulate, compute the metrics; best of
+--repeat), and of the reference (one run); the two schedules are compared
+job by job. Then the compilation a fresh process pays on its first call:
+with an empty cache (once per installation) and with the cache it left.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = os.environ.get("WLA_DATA") or str(ROOT.parent / "shared" / "data" / "swf")
+LOGS = ("SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln", "HPC2N-2002-2.2-cln", "SDSC-BLUE-2000-4.2-cln")
+
+FIRST_CALL = r"""
+import time
+t = time.perf_counter()
+from wla.sim.schedule import schedule
+t1 = time.perf_counter()
+schedule([0, 1, 2], [5, 5, 5], [1, 2, 2], [5, 9, 9], 2, "easy")
+print(t1 - t, time.perf_counter() - t1)
+"""
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def first_call(cache: str) -> tuple[float, float]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit(out.stderr)
+    imported, called = map(float, out.stdout.split())
+    return imported, called
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--data", default=DEFAULT_DATA)
+    args = ap.parse_args()
+
+    from wla.archive import open as open_archive
+    from wla.archive.ingest import ingest
+    from wla.sim import from_archive, simulate
+    from wla.sim.reference import simulate_reference
+    from wla.sim.schedule import schedule
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.duckdb"
+        with open_archive(path, write=True) as a:
+            ingest(a, [Path(args.data) / f"{name}.swf.gz" for name in LOGS])
+        with open_archive(path) as a:
+            for name in LOGS:
+                w = from_archive(a, name)
+                arrays = (w.submit, w.run, w.procs, w.estimate, w.P, "easy")
+                fast = schedule(*arrays)  # compiles, or loads the cache
+                core = best(lambda: schedule(*arrays), args.repeat)
+                whole = best(lambda: simulate(from_archive(a, name)), args.repeat)
+                t = time.perf_counter()
+                ref = simulate_reference(*arrays)
+                reference = time.perf_counter() - t
+                same = np.array_equal(ref, fast.start)
+                n = len(w)
+                rows.append((name, n, n / core, n / whole, n / reference, reference / core, same))
+                print(f"{name:24} {n:>8,} jobs  core {n / core / 1e6:6.2f} M jobs/s  "
+                      f"from archive {n / whole / 1e6:5.2f} M jobs/s  reference {n / reference:9,.0f} jobs/s  "
+                      f"core/reference {reference / core:5.0f}x  identical {same}", flush=True)
+    core_median = statistics.median(r[2] for r in rows)
+    ratio_median = statistics.median(r[5] for r in rows)
+    print(f"median log: core {core_median / 1e6:.2f} M jobs/s, {ratio_median:.0f}x the reference "
+          f"(goals: 2 M jobs/s, 15x)")
+    with tempfile.TemporaryDirectory() as cache:
+        cold = first_call(cache)
+        warm = first_call(cache)
+    print(f"fresh process, first call: {cold[1]:.2f} s compiling with an empty cache, "
+          f"{warm[1]:.2f} s with the cache (import {warm[0]:.2f} s; goal: 2 s)")
+    if not all(r[6] for r in rows):
+        sys.exit("the core and the reference disagree")
+
+
+if __name__ == "__main__":
+    main()
