@@ -93,7 +93,7 @@ def simulate_cmd(
         result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
                           stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
                           ties=ties, passes=passes, check=check)
-        saved = save(result, save_to, a) if save_to else None
+        saved = save(result, save_to, a) if save_to is not None else None
     if as_json:
         typer.echo(result.to_json())
     else:

@@ -77,7 +77,8 @@ def parquet_settings(path: str | os.PathLike) -> dict:
 
 def saved_settings(archive: Archive, name: str) -> dict:
     """The summary a saved schedule table carries."""
-    rows = archive.con.execute("SELECT comment FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()
+    rows = archive.con.execute("SELECT comment FROM duckdb_tables() WHERE lower(table_name) = lower(?)",
+                               [name]).fetchall()
     if not rows or not rows[0][0]:
         raise UsageError(f"no saved schedule named {name!r}")
     return json.loads(rows[0][0])

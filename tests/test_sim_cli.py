@@ -210,6 +210,23 @@ def test_saving_again_replaces_the_table(archive_file):
     assert np.array_equal(table.start_time.to_numpy(), fcfs.start)
 
 
+def test_a_schedule_is_found_under_the_name_it_was_saved_as(archive_file):
+    for name, policy in (("Mixed_Run", "easy"), ("mixed_run", "fcfs")):
+        out = _invoke(archive_file, "simulate", LOG, "--policy", policy, "--save", name)
+        assert out.exit_code == 0, out.output
+    with open_archive(archive_file) as a:
+        tables = a.con.execute("SELECT count(*) FROM duckdb_tables() WHERE lower(table_name) = 'mixed_run'")
+        assert tables.fetchone()[0] == 1  # one table, replaced
+        assert a.con.execute("SELECT count(*) FROM Mixed_Run").fetchone()[0] > 0  # SQL finds it by either name
+        assert saved_settings(a, "mixed_run")["settings"]["policy"] == "fcfs"
+        assert saved_settings(a, "Mixed_Run")["settings"]["policy"] == "fcfs"
+
+
+def test_an_empty_save_name_is_refused(archive_file, monkeypatch, capsys):
+    err = _fails(monkeypatch, capsys, "--archive", str(archive_file), "simulate", LOG, "--save", "")
+    assert "table name" in err
+
+
 @pytest.mark.parametrize("name", ["jobs", "logs", "typed_jobs", "Jobs"])
 def test_saving_over_the_archive_is_refused(archive_file, monkeypatch, capsys, name):
     with open_archive(archive_file) as a:
@@ -230,8 +247,16 @@ def test_save_parquet_writes_the_schedule_and_its_settings(archive_file, tmp_pat
     assert rows.columns.tolist() == SCHEDULE_COLUMNS
     with open_archive(archive_file) as a:
         result = simulate(from_archive(a, LOG))
+        jobs = a.con.execute(
+            "SELECT job, submit, CASE WHEN procs > 0 THEN procs ELSE req_procs END AS width,"
+            " CASE WHEN req_time > 0 THEN req_time ELSE run END AS estimate, run"
+            " FROM jobs JOIN logs USING (log_id) WHERE name = ? AND run > 0 ORDER BY line_no", [LOG]).df()
     pd.testing.assert_frame_equal(rows, result.schedule(), check_dtype=False)
-    assert len(rows) == summary["counts"]["simulated"]
+    assert len(rows) == summary["counts"]["simulated"] == len(jobs)
+    assert np.array_equal(rows.job, jobs.job) and np.array_equal(rows.submit, jobs.submit)
+    assert np.array_equal(rows.processors, jobs.width) and np.array_equal(rows.estimate, jobs.estimate)
+    held = np.minimum(jobs.run, jobs.estimate)  # killed at the estimate
+    np.testing.assert_allclose(rows.end_time - rows.start_time, held, rtol=1e-12, atol=1e-6)
     assert parquet_settings(path) == summary
 
 
