@@ -128,9 +128,9 @@ def _fit_at(pt, pf, m, c, length, need):
 
 
 @njit(cache=True, nogil=True)
-def _add_point(pt, pf, m, t):
-    """Make t a step of the profile; returns (its index, new length)."""
-    i = 0
+def _add_point(pt, pf, m, t, i):
+    """Make t a step of the profile, searching from index i (a step before
+    t); returns (its index, new length)."""
     while i < m and pt[i] < t:
         i += 1
     if i < m and pt[i] == t:
@@ -322,9 +322,8 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
         while j >= 0:
             nj = nxt[j]
             c = _fit_at(pt, pf, m, 0, est[j], procs[j])
-            t0 = pt[c]
-            c, m = _add_point(pt, pf, m, t0)
-            e, m = _add_point(pt, pf, m, t0 + est[j])
+            t0 = pt[c]  # already a step
+            e, m = _add_point(pt, pf, m, t0 + est[j], c)
             for i in range(c, e):
                 pf[i] -= procs[j]
             if t0 == now and procs[j] <= free:
