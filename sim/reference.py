@@ -45,6 +45,7 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
+from wla.archive.errors import UsageError
 
 POLICIES = ("fcfs", "easy", "conservative")
 OVERRUNS = ("truncate", "extend", "keep")
@@ -52,10 +53,27 @@ TIES = ("log", "reverse")
 PASSES = ("instant", "event")
 
 
+def check_options(policy: str, overrun: str, ties: str = "log", passes: str = "instant") -> None:
+    for value, allowed, what in ((policy, POLICIES, "policy"), (overrun, OVERRUNS, "overrun mode"),
+                                 (ties, TIES, "tie order"), (passes, PASSES, "pass rule")):
+        if value not in allowed:
+            raise UsageError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
+
+
+def apply_overrun(run, estimate, overrun: str) -> tuple[np.ndarray, np.ndarray]:
+    """Run times and estimates as the overrun mode makes them: truncate cuts
+    the run at the estimate, extend raises the estimate to the run."""
+    run = np.asarray(run, dtype=np.float64)
+    own = np.asarray(estimate, dtype=np.float64)
+    if overrun == "truncate":
+        run = np.minimum(run, own)
+    elif overrun == "extend":
+        own = np.maximum(own, run)
+    return run, own
+
+
 def arrival_order(submit: np.ndarray, ties: str = "log") -> np.ndarray:
     """Job indices by submit time; equal times in log order or its reverse."""
-    if ties not in TIES:
-        raise ValueError(f"unknown tie order {ties!r}; one of {', '.join(TIES)}")
     index = np.arange(len(submit))
     return np.lexsort((index if ties == "log" else -index, submit))
 
@@ -143,20 +161,10 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
     """Start time of every job (NaN where it never started: it cannot, if the
     input was checked). Inputs are arrays in log order; `user` is needed only
     with `last_k` > 0."""
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
-    if overrun not in OVERRUNS:
-        raise ValueError(f"unknown overrun mode {overrun!r}; one of {', '.join(OVERRUNS)}")
-    if passes not in PASSES:
-        raise ValueError(f"unknown pass rule {passes!r}; one of {', '.join(PASSES)}")
+    check_options(policy, overrun, ties, passes)
     submit = np.asarray(submit, dtype=np.float64)
-    run = np.asarray(run, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
-    own = np.asarray(estimate, dtype=np.float64)
-    if overrun == "truncate":
-        run = np.minimum(run, own)
-    elif overrun == "extend":
-        own = np.maximum(own, run)
+    run, own = apply_overrun(run, estimate, overrun)
     est = own.copy()  # what the scheduler believes; predictions replace it
     history: dict[int, list[float]] = {}
     n = len(submit)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import OVERRUN_CODES, POLICY_CODES, simulate_core
-from .reference import OVERRUNS, PASSES, POLICIES, arrival_order
+from .reference import apply_overrun, arrival_order, check_options
 
 
 @dataclass(frozen=True)
@@ -24,20 +24,10 @@ def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun
              user=None, last_k: int = 0, ties: str = "log", passes: str = "instant") -> Schedule:
     """The schedule the core computes; same arguments and semantics as
     `reference.simulate_reference`."""
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; one of {', '.join(POLICIES)}")
-    if overrun not in OVERRUNS:
-        raise ValueError(f"unknown overrun mode {overrun!r}; one of {', '.join(OVERRUNS)}")
-    if passes not in PASSES:
-        raise ValueError(f"unknown pass rule {passes!r}; one of {', '.join(PASSES)}")
+    check_options(policy, overrun, ties, passes)
     submit = np.ascontiguousarray(submit, dtype=np.float64)
-    run = np.asarray(run, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
-    own = np.asarray(estimate, dtype=np.float64)
-    if overrun == "truncate":
-        run = np.minimum(run, own)
-    elif overrun == "extend":
-        own = np.maximum(own, run)
+    run, own = apply_overrun(run, estimate, overrun)
     n = len(submit)
     order = arrival_order(submit, ties)
     if last_k > 0:

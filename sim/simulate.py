@@ -1,14 +1,13 @@
 """simulate(): a workload in, a result with every setting written out."""
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from wla.archive.errors import UsageError
 
 from . import invariants
 from .metrics import job_metrics, measured, summarize
 from .predictors import parse_estimator, scheduler_estimates
-from .reference import OVERRUNS, PASSES, POLICIES, TIES, arrival_order
+from .reference import apply_overrun, arrival_order, check_options
 from .result import SimResult
 from .schedule import schedule
 from .workload import ESTIMATE_RULE, PROCESSORS_RULE, REASONS, Workload, from_frame
@@ -20,12 +19,6 @@ EVENT_ORDER = {
 TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneous arrivals in reverse log order"}
 
 
-def _choose(value: str, allowed: tuple[str, ...], what: str) -> str:
-    if value not in allowed:
-        raise UsageError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
-    return value
-
-
 def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: str = "truncate",
              procs: int | None = None, tau: float = 10.0, warmup: float = 0.01,
              stop_at_last_arrival: bool = True, exclude: str | None = None, load_factor: float = 1.0,
@@ -34,10 +27,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     archive's column names, or a DuckDB relation) on P processors.
     `exclude` picks jobs that are simulated but not measured; `procs`
     overrides the machine size; `load_factor` divides interarrival times."""
-    _choose(policy, POLICIES, "policy")
-    _choose(overrun, OVERRUNS, "overrun mode")
-    _choose(ties, TIES, "tie order")
-    _choose(passes, PASSES, "pass rule")
+    check_options(policy, overrun, ties, passes)
     estimator = parse_estimator(estimate)
     if not load_factor > 0:
         raise UsageError(f"the load factor must be positive, not {load_factor}")
@@ -58,11 +48,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     if len(submit) and load_factor != 1.0:
         first = submit.min()
         submit = first + (submit - first) / load_factor
-    run, own = w.run, w.estimate
-    if overrun == "truncate":
-        run = np.minimum(run, own)
-    elif overrun == "extend":
-        own = np.maximum(own, run)
+    run, own = apply_overrun(w.run, w.estimate, overrun)
     believed = scheduler_estimates(estimator, run, own, seed)
     last_k = estimator.k if estimator.kind == "last" else 0
     sched = schedule(submit, run, w.procs, own if last_k else believed, P, policy, overrun,

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from wla.archive.errors import UsageError
 from wla.sim.reference import OVERRUNS, POLICIES, simulate_reference
 
 
@@ -78,9 +79,9 @@ def test_conservative_protects_every_reservation():
 
 
 def test_unknown_policy_or_mode_is_refused():
-    with pytest.raises(ValueError, match="unknown policy"):
+    with pytest.raises(UsageError, match="unknown policy"):
         simulate_reference([0], [1], [1], [1], 1, "sjf")
-    with pytest.raises(ValueError, match="unknown overrun"):
+    with pytest.raises(UsageError, match="unknown overrun"):
         simulate_reference([0], [1], [1], [1], 1, "easy", "stretch")
 
 
