@@ -110,6 +110,20 @@ def _run_remove(r_end, r_procs, r_job, count, est_end, j):
 
 
 @njit(cache=True, nogil=True)
+def _unlink(j, nxt, prv, head, tail):
+    """Take job j out of the queue; returns the new (head, tail)."""
+    if prv[j] >= 0:
+        nxt[prv[j]] = nxt[j]
+    else:
+        head = nxt[j]
+    if nxt[j] >= 0:
+        prv[nxt[j]] = prv[j]
+    else:
+        tail = prv[j]
+    return head, tail
+
+
+@njit(cache=True, nogil=True)
 def _fit_at(pt, pf, m, c, length, need):
     """First profile index >= c at which `need` processors stay free for
     `length`: candidates that overlap a too-full step are skipped at once."""
@@ -231,8 +245,7 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             qlen += 1
             k += 1
 
-        # One scheduling pass. `started` collects the jobs it starts, which
-        # are unlinked from the queue after the pass decides.
+        # One scheduling pass; a job it starts leaves the queue at once.
         j = head
         if policy != CONSERVATIVE:
             while j >= 0 and procs[j] <= free:
@@ -244,12 +257,8 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                 if est[j] < own[j] and run[j] > est[j]:
                     xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[j], logidx[j], j)
                 nj = nxt[j]
+                head, tail = _unlink(j, nxt, prv, head, tail)
                 qlen -= 1
-                head = nj
-                if nj >= 0:
-                    prv[nj] = -1
-                else:
-                    tail = -1
                 j = nj
             if policy == FCFS or j < 0 or free == 0:
                 continue
@@ -294,12 +303,7 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                         esize = _heap_push(eh_t, eh_k, eh_j, esize, now + run[b], logidx[b], b)
                         if est[b] < own[b] and run[b] > est[b]:
                             xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[b], logidx[b], b)
-                        # unlink b (never the head here)
-                        nxt[prv[b]] = nb
-                        if nb >= 0:
-                            prv[nb] = prv[b]
-                        else:
-                            tail = prv[b]
+                        head, tail = _unlink(b, nxt, prv, head, tail)
                         qlen -= 1
                 b = nb
             continue
@@ -334,14 +338,7 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                 esize = _heap_push(eh_t, eh_k, eh_j, esize, now + run[j], logidx[j], j)
                 if est[j] < own[j] and run[j] > est[j]:
                     xsize = _heap_push(xh_t, xh_k, xh_j, xsize, now + est[j], logidx[j], j)
-                if prv[j] >= 0:
-                    nxt[prv[j]] = nj
-                else:
-                    head = nj
-                if nj >= 0:
-                    prv[nj] = prv[j]
-                else:
-                    tail = prv[j]
+                head, tail = _unlink(j, nxt, prv, head, tail)
                 qlen -= 1
             j = nj
     return start, est
