@@ -13,11 +13,13 @@ from .reference import apply_overrun, arrival_order, check_options
 @dataclass(frozen=True)
 class Schedule:
     """Per job, in log order: when it started, how long it held its
-    processors, and the estimate the scheduler started it with."""
+    processors, and the estimate the scheduler started it with; and the
+    arrival order the run used."""
 
     start: np.ndarray
     held: np.ndarray
     estimate: np.ndarray
+    order: np.ndarray
 
 
 def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun: str = "truncate",
@@ -43,4 +45,4 @@ def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun
     out_used = np.empty(n)
     out_start[order] = start
     out_used[order] = used
-    return Schedule(out_start, run, out_used)
+    return Schedule(out_start, run, out_used, order)

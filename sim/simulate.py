@@ -7,7 +7,7 @@ from wla.archive.errors import UsageError
 from . import invariants
 from .metrics import job_metrics, measured, summarize
 from .predictors import parse_estimator, scheduler_estimates
-from .reference import apply_overrun, arrival_order, check_options
+from .reference import apply_overrun, check_options
 from .result import SimResult
 from .schedule import schedule
 from .workload import ESTIMATE_RULE, PROCESSORS_RULE, REASONS, Workload, from_frame
@@ -53,8 +53,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     last_k = estimator.k if estimator.kind == "last" else 0
     sched = schedule(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
                      w.user, last_k, ties, passes)
-    start, held = sched.start, sched.held
-    order = arrival_order(submit, ties)
+    start, held, order = sched.start, sched.held, sched.order
     if check:
         exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)
         guarantee = policy == "easy" and exact and passes == "instant"

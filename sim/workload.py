@@ -53,16 +53,15 @@ class Workload:
         return len(self.job)
 
 
-def _column(frame: pd.DataFrame, name: str) -> np.ndarray | None:
+def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
+    """A column as doubles, NaN where unknown (or everywhere, if absent)."""
     if name not in frame.columns:
-        return None
+        return np.full(len(frame), np.nan)
     return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _known(values: np.ndarray | None) -> np.ndarray:
+def _known(values: np.ndarray) -> np.ndarray:
     """Positive values, NaN elsewhere (SWF writes -1 for unknown)."""
-    if values is None:
-        return np.array([], dtype=np.float64)
     return np.where(values > 0, values, np.nan)
 
 
@@ -87,9 +86,10 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
     """A workload from columns named as in the archive (submit, run, procs
     and/or req_procs, req_time, user_id, job); an `excluded` column, if
     present, marks jobs to simulate but not measure."""
-    missing = [c for c in ("submit", "run") if c not in frame.columns]
-    if missing or not {"procs", "req_procs"} & set(frame.columns):
-        need = missing + ([] if {"procs", "req_procs"} & set(frame.columns) else ["procs or req_procs"])
+    columns = set(frame.columns)
+    need = [c for c in ("submit", "run") if c not in columns]
+    need += [] if columns & {"procs", "req_procs"} else ["procs or req_procs"]
+    if need:
         raise UsageError(f"the workload lacks {', '.join(need)} (columns: {', '.join(map(str, frame.columns))})")
     if procs is None:
         raise UsageError("the machine size is unknown: give the number of processors (--procs)")
@@ -98,13 +98,12 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
     n = len(frame)
     submit = _column(frame, "submit")
     run = _known(_column(frame, "run"))
-    allocated = _known(_column(frame, "procs")) if "procs" in frame.columns else np.full(n, np.nan)
-    requested = _known(_column(frame, "req_procs")) if "req_procs" in frame.columns else np.full(n, np.nan)
+    allocated, requested = _known(_column(frame, "procs")), _known(_column(frame, "req_procs"))
     width = np.where(np.isnan(allocated), requested, allocated)
-    req_time = _known(_column(frame, "req_time")) if "req_time" in frame.columns else np.full(n, np.nan)
+    req_time = _known(_column(frame, "req_time"))
     estimate = np.where(np.isnan(req_time), run, req_time)
     users = next((c for c in ("user_id", "user") if c in frame.columns), None)
-    user = _column(frame, users) if users else np.full(n, -1.0)
+    user = _column(frame, users or "user_id")
     user = np.where(np.isnan(user) | (user < 0), -1, user).astype(np.int64)
     job = _column(frame, "job") if "job" in frame.columns else np.arange(1, n + 1, dtype=np.float64)
     excluded = exclusion_mask(frame, exclude, clock)
