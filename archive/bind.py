@@ -6,11 +6,17 @@ predicate rebuilt from its whitelist), never by pasting text.
 from __future__ import annotations
 
 import json
+import numbers
 
 from sqlglot import exp
 
 from .predicate import LogClock, parse_predicate, submit_seconds
 from .rules import Rule, RuleError
+
+# `$name_text` stands in reasons, which every dropped or changed job repeats:
+# a predicate of thousands of terms is shortened there (the step's parameters
+# keep it whole).
+TEXT_WIDTH = 240
 
 
 def value_text(value: object) -> str:
@@ -24,9 +30,29 @@ def value_text(value: object) -> str:
     return str(value)
 
 
+def short_text(value: object) -> str:
+    """value_text, shortened to TEXT_WIDTH characters."""
+    text = value_text(value)
+    return text if len(text) <= TEXT_WIDTH else text[: TEXT_WIDTH - 1] + "\u2026"
+
+
+def _quoted(value: object) -> str:
+    """A value for a header line: every string inside it JSON-quoted with
+    non-ASCII escaped, so no line break (\\n, \\r, U+2028 ...) can get out."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_quoted(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_quoted(str(k))}: {_quoted(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (bool, numbers.Real)) or value is None:
+        return value_text(value)
+    return json.dumps(str(value), ensure_ascii=True)
+
+
 def params_text(params: dict[str, object]) -> str:
-    return ", ".join(f"{k}={json.dumps(v) if isinstance(v, str) else value_text(v)}"
-                     for k, v in params.items())
+    """Parameters as `name=value, ...` on one line (strings JSON-quoted)."""
+    return ", ".join(f"{k}={_quoted(v)}" for k, v in params.items())
 
 
 def _number(value: float | int) -> exp.Expression:
@@ -61,7 +87,7 @@ def bind(rule: Rule, params: dict[str, object], clock: LogClock, builtins: dict[
         if name in builtins:
             ph.replace(_number(builtins[name]))
         elif name.endswith("_text") and name[:-5] in params:
-            ph.replace(exp.Literal.string(value_text(params[name[:-5]])))
+            ph.replace(exp.Literal.string(short_text(params[name[:-5]])))
         elif rule.params[name].type == "integers":
             parent = ph.parent
             if not isinstance(parent, exp.In) or ph.arg_key != "field":

@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import wla
 from sqlglot import exp
 
 from .bind import bind, params_text
 from .computed import computed
-from .errors import LogExists, LogNotFound, WlaError
+from .errors import InvalidName, LogExists, LogNotFound, WlaError
+from .instants import job_problem, outside
+from .names import check_log_ref, check_version_name
 from .predicate import LogClock
 from .recipe import Recipe, RecipeError, read_recipe, recipe_hash, step_params
 from .rules import JOB_COLUMNS, Rule, load_rules, record, recorded
-from .store import Archive, transaction
+from .store import Archive, one_line, transaction
 
 _COLS = ", ".join(JOB_COLUMNS)
 
@@ -104,9 +108,10 @@ def drop_version(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
         con.execute(f"DELETE FROM {table} WHERE {key} = ?", [log_id])
 
 
-def _decisions_sql(rule: Rule, bound: exp.Expression, source: str, meta: list) -> str:
+def _decisions_sql(rule: Rule, source: str, out: str, meta: list) -> str:
     """INSERT of the step's decisions: a drop per dropped job, a change per
-    field whose value differs, each with the rule's reason."""
+    field whose value differs, each with the rule's reason. `source` holds
+    the step's input rows, `out` the rule's output rows."""
     fixed = ", ".join(f"{exp.Literal.number(m) if isinstance(m, int) else exp.Literal.string(m)}"
                       for m in meta)
     parts = []
@@ -125,7 +130,7 @@ def _decisions_sql(rule: Rule, bound: exp.Expression, source: str, meta: list) -
     if not parts:
         return ""
     return (f"INSERT INTO decisions WITH i AS (SELECT * FROM {source}), "
-            f"o AS ({bound.sql(dialect='duckdb')}) " + " UNION ALL ".join(parts))
+            f"o AS (SELECT * FROM {out}) " + " UNION ALL ".join(parts))
 
 
 def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResult]) -> list[str]:
@@ -136,7 +141,19 @@ def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResul
         lines.append(f"; Note: Step {s.step}: rule {s.rule} version {s.rule_version} "
                      f"(fingerprint {s.fingerprint}){params}: "
                      f"{s.dropped} jobs dropped, {s.changed} changed")
-    return lines
+    return [header_line(line) for line in lines]
+
+
+def header_line(text: str) -> str:
+    """`text` if it is one header line: a name or value that would end the
+    line (a line break, U+2028, any control character) is refused, however
+    it got past the checks where it came in; a published file could
+    otherwise carry job lines that are not the version's."""
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp")), None)
+    if bad is not None or len(text.splitlines()) != 1 or not text.startswith(";"):
+        what = f"U+{ord(bad):04X}" if bad is not None else "a line break"
+        raise WlaError(f"a header line would hold {what}: {text[:80]!r}")
+    return text
 
 
 def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None = None) -> BuildResult:
@@ -144,6 +161,11 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
     archive.require_writable()
     if not isinstance(recipe, Recipe):
         recipe = read_recipe(recipe)
+    try:  # parse_recipe checked them; a Recipe made in Python has not been
+        check_log_ref(recipe.log)
+        check_version_name(recipe.version)
+    except InvalidName as e:
+        raise RecipeError(f"{recipe.file}: {e}") from None
     started = time.perf_counter()
     con = archive.con
     rules = load_rules(rules_dirs)
@@ -184,58 +206,115 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
             drop_version(con, vid)
         else:
             vid = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchall()[0][0])
-        steps = _build_steps(con, name, vid, source, resolved, clock, facts)
-        jobs = _store(con, recipe, name, vid, source, base, rhash, steps,
+        steps, rows = _build_steps(con, name, vid, source, resolved, clock, facts, recipe.file)
+        jobs = _store(con, recipe, name, vid, source, base, rhash, steps, rows,
                       time.perf_counter() - started)
     return BuildResult(name, "rebuilt" if existing else "built", rhash, steps[0].jobs_in,
                        jobs, tuple(steps), time.perf_counter() - started)
 
 
 def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClock,
-                 facts: dict) -> list[StepResult]:
+                 facts: dict, file: str) -> tuple[list[StepResult], str]:
+    """Each step twice: as the view the archive keeps, reading the view of
+    the step before, and evaluated once into a temporary table of its rows,
+    which the decisions, the counts and the next step read. Reading the views
+    instead would evaluate the whole chain again at every step (time growing
+    with the square of the steps). Returns the steps and the table of the
+    last step's kept rows. An error names the recipe and the step."""
+    log_rows = (exp.select(*JOB_COLUMNS).from_("jobs")
+                .where(exp.column("log_id").eq(int(source["log_id"]))).subquery())
+    before = _Before(log_rows, log_rows.copy(), log_rows.sql(dialect="duckdb"))
     results = []
-    src_sql = f"(SELECT {_COLS} FROM jobs WHERE log_id = {int(source['log_id'])})"
-    src_expr: exp.Expression = (exp.select(*JOB_COLUMNS).from_("jobs")
-                                .where(exp.column("log_id").eq(int(source["log_id"]))).subquery())
     for n, (rule, params) in enumerate(resolved, 1):
-        note = None
-        if rule.computed:
-            jobs = con.execute(f"SELECT * FROM {src_sql} ORDER BY line_no").df()
-            drops, note = computed(rule.computed)[1](jobs, params, facts)
-            if len(drops):
-                frame = pd.DataFrame({"version_id": vid, "step": n,
-                                      "line_no": drops["line_no"].astype("int32"),
-                                      "reason": drops["reason"].astype(str)})
-                con.register("_drops", frame)
-                con.execute("INSERT INTO computed_drops SELECT version_id, step, line_no, reason FROM _drops")
-                con.unregister("_drops")
-        bound = bind(rule, params, clock, {"version_id": vid, "step": n}, src_expr)
-        view = step_view(name, n, rule.name)
-        keep = " WHERE r._drop IS NULL" if "_drop" in rule.outputs else ""
-        con.execute(f"CREATE VIEW {_q(view)} AS SELECT {', '.join('r.' + c for c in JOB_COLUMNS)} "
-                    f"FROM ({bound.sql(dialect='duckdb')}) AS r{keep}")
-        meta = [vid, name, n, rule.name, rule.version, rule.fingerprint]
-        insert = _decisions_sql(rule, bound, src_sql, meta)
-        if insert:
-            con.execute(insert)
-        jobs_in, dropped, changed = con.execute(
-            f"SELECT (SELECT count(*) FROM {src_sql}), "
-            "count(*) FILTER (WHERE action = 'drop'), "
-            "count(DISTINCT line_no) FILTER (WHERE action <> 'drop') "
-            "FROM decisions WHERE version_id = ? AND step = ?", [vid, n]).fetchall()[0]
-        results.append(StepResult(n, rule.name, rule.version, rule.fingerprint, params, view,
-                                  int(jobs_in), int(dropped), int(changed), note))
-        src_sql = _q(view)
-        src_expr = exp.Table(this=exp.to_identifier(view, quoted=True))
-    return results
+        try:
+            result, before = _build_step(con, name, vid, n, rule, params, clock, facts, before)
+        except (WlaError, duckdb.Error) as e:
+            raise RecipeError(f"{file}: step {n} ({rule.name}): {one_line(e)}") from None
+        results.append(result)
+    return results, before.rows_sql
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What a step reads: the view of the step before (for its own view), and
+    the same rows kept in a temporary table (for everything else)."""
+
+    view: exp.Expression
+    rows: exp.Expression
+    rows_sql: str
+
+
+def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, clock: LogClock,
+                facts: dict, before: _Before) -> tuple[StepResult, _Before]:
+    note = None
+    builtins = {"version_id": vid, "step": n}
+    if rule.computed:
+        jobs = con.execute(f"SELECT * FROM {before.rows_sql} ORDER BY line_no").df()
+        drops, note = computed(rule.computed)[1](jobs, params, facts)
+        if len(drops):
+            frame = pd.DataFrame({"version_id": vid, "step": n,
+                                  "line_no": drops["line_no"].astype("int32"),
+                                  "reason": drops["reason"].astype(str)})
+            con.register("_drops", frame)
+            con.execute("INSERT INTO computed_drops SELECT version_id, step, line_no, reason FROM _drops")
+            con.unregister("_drops")
+    view = step_view(name, n, rule.name)
+    keep = " WHERE r._drop IS NULL" if "_drop" in rule.outputs else ""
+    kept_cols = ", ".join("r." + c for c in JOB_COLUMNS)
+    # Bound when queried: binding it now would bind the whole chain again.
+    on_view = bind(rule, params, clock, builtins, before.view)
+    con.execute(f"CREATE VIEW {_q(view)} WITH (DEFER_BINDING) AS SELECT {kept_cols} "
+                f"FROM ({on_view.sql(dialect='duckdb')}) AS r{keep}")
+    out, kept = _temp(n, "out"), _temp(n, "rows")
+    on_rows = bind(rule, params, clock, builtins, before.rows)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {out} AS {on_rows.sql(dialect='duckdb')}")
+    insert = _decisions_sql(rule, before.rows_sql, out, [vid, name, n, rule.name, rule.version,
+                                                         rule.fingerprint])
+    if insert:
+        con.execute(insert)
+    jobs_in, dropped, changed = con.execute(
+        f"SELECT (SELECT count(*) FROM {before.rows_sql}), "
+        "count(*) FILTER (WHERE action = 'drop'), "
+        "count(DISTINCT line_no) FILTER (WHERE action <> 'drop') "
+        "FROM decisions WHERE version_id = ? AND step = ?", [vid, n]).fetchall()[0]
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {kept} AS SELECT {kept_cols} FROM {out} AS r{keep}")
+    con.execute(f"DROP TABLE {out}")
+    if set(rule.writes) & {"submit", "wait", "run"}:
+        _check_dated(con, kept, facts.get("unix_start_time"))
+    if n > 1:
+        con.execute(f"DROP TABLE {before.rows_sql}")
+    result = StepResult(n, rule.name, rule.version, rule.fingerprint, params, view,
+                        int(jobs_in), int(dropped), int(changed), note)
+    return result, _Before(exp.Table(this=exp.to_identifier(view, quoted=True)), exp.to_table(kept), kept)
+
+
+def _check_dated(con, rows: str, start: int | None) -> None:
+    """A rule that changes times (recover takes a run time from the CPU time)
+    must leave every job in the calendar range ingest holds logs to
+    (instants.py), or the version would break every report that dates it."""
+    t = con.execute(f"SELECT line_no, job, submit, wait, run FROM {rows} ORDER BY line_no").fetchnumpy()
+    bad = np.flatnonzero(outside(t["submit"], t["wait"], t["run"], start))
+    if len(bad):
+        i = int(bad[0])
+        problem = job_problem(float(t["submit"][i]), float(t["wait"][i]), float(t["run"][i]), start)
+        more = f"; {len(bad):,} jobs in all" if len(bad) > 1 else ""
+        raise WlaError(f"job {int(t['job'][i])} (line {int(t['line_no'][i])}): {problem}{more}")
+
+
+def _temp(step: int, what: str) -> str:
+    """A temporary table of the build; a failed build's rollback drops it."""
+    return f"_wla_build_{step}_{what}"
 
 
 def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, rhash: str,
-           steps: list[StepResult], seconds: float) -> int:
-    """The version as a log: its row, its jobs, its header lines and notes."""
+           steps: list[StepResult], rows: str, seconds: float) -> int:
+    """The version as a log: its row, its jobs (from `rows`, the last step's
+    kept rows, equal to its view), its header lines and notes."""
     final = _q(name)
+    # Bound now, and with it the whole chain once: a view that cannot be read stops the build.
     con.execute(f"CREATE VIEW {final} AS SELECT * FROM {_q(steps[-1].view)}")
-    con.execute(f"INSERT INTO jobs (log_id, {_COLS}) SELECT {vid}, {_COLS} FROM {final} ORDER BY line_no")
+    con.execute(f"INSERT INTO jobs (log_id, {_COLS}) SELECT {vid}, {_COLS} FROM {rows} ORDER BY line_no")
+    con.execute(f"DROP TABLE {rows}")
     jobs = int(con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
     header = con.execute("SELECT seq, line_no, text, label, value FROM header_lines WHERE log_id = ? "
                          "ORDER BY seq", [source["log_id"]]).fetchall()

@@ -28,12 +28,14 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from .errors import UsageError
 from .load import local_time, log_clock, processors
+from .ranges import MAX_COUNT, MAX_PROCESSORS, MAX_WORKERS, number, whole
 
 DAY = 86400
 # Above this many nonzeros HiGHS's presolve takes minutes and ignores the time
 # limit (RICC's largest component: 6.2 M nonzeros, 190 s); the solver then
 # starts from the model as it is.
 PRESOLVE_MAX_NONZEROS = 2_000_000
+MAX_HELD = 2**40  # processors one job is counted as holding, at the most
 OBJECTIVES = {"L": "jobs", "S": "processor-seconds"}
 _GOALS = {"L": "minimize deleted jobs", "S": "minimize deleted processor-seconds"}
 
@@ -54,11 +56,8 @@ class _Held:
     log_processor_seconds: float
 
 
-def _check(capacity: int, slack: float) -> None:
-    if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity <= 0:
-        raise UsageError(f"capacity must be a positive whole number of processors, not {capacity!r}")
-    if not np.isfinite(slack) or slack < 0:
-        raise UsageError(f"slack must be a non-negative number of seconds, not {slack!r}")
+def _check(capacity: int, slack: float) -> tuple[int, float]:
+    return whole("capacity", capacity, 1, MAX_PROCESSORS), number("slack", slack, 0)
 
 
 def _held(jobs: pd.DataFrame, slack: float) -> _Held:
@@ -66,7 +65,9 @@ def _held(jobs: pd.DataFrame, slack: float) -> _Held:
     if missing:
         raise UsageError(f"jobs lack the column(s) {', '.join(sorted(missing))}")
     jobs = jobs.sort_values("line_no", kind="stable")
-    p = np.nan_to_num(processors(jobs), nan=0.0).astype(np.int64)
+    # (counts beyond MAX_HELD, a thousand times any machine, are counted as
+    # MAX_HELD: usage sums then stay exact and inside int64)
+    p = np.minimum(np.nan_to_num(processors(jobs), nan=0.0), MAX_HELD).astype(np.int64)
     submit = jobs["submit"].to_numpy(np.float64)
     wait = jobs["wait"].to_numpy(np.float64)
     run = jobs["run"].to_numpy(np.float64)
@@ -236,7 +237,7 @@ def capacity_report(jobs: pd.DataFrame, capacity: int, slack: float = 0.0) -> Ca
     every job ends `slack` seconds early, so two jobs overlap iff their true
     overlap exceeds `slack`, and a job that runs `slack` seconds or less stops
     counting. With slack 0 the exceptions are those of the quality report."""
-    _check(capacity, slack)
+    capacity, slack = _check(capacity, slack)
     held = _held(jobs, slack)
     prof = _profile(held)
     return _report(held, prof, _cliques(held, prof, capacity), capacity, slack)
@@ -247,7 +248,7 @@ def daily_utilization(jobs: pd.DataFrame, capacity: int, slack: float = 0.0) -> 
     the last: the lowest and highest usage held at any moment of the day, in
     processors and as a share of `capacity`. A day is entered at the level the
     day before left it."""
-    _check(capacity, slack)
+    capacity, slack = _check(capacity, slack)
     prof = _profile(_held(jobs, slack))
     if not len(prof.t):
         return pd.DataFrame({c: pd.Series(dtype=d) for c, d in (
@@ -632,13 +633,13 @@ def capacity_deletions(jobs: pd.DataFrame, capacity: int, slack: float = 0.0,
     the same place every time, so for reproducible deletions on a hard log set
     `node_limit` with a time limit that does not bind. Components are solved
     on `workers` threads (default: the cores this process may use)."""
-    _check(capacity, slack)
-    if not 0 <= threshold <= 1:
-        raise UsageError(f"threshold is a share between 0 and 1, not {threshold!r}")
-    if not time_limit > 0:
-        raise UsageError(f"time limit must be positive, not {time_limit!r}")
-    if node_limit is not None and not node_limit > 0:
-        raise UsageError(f"node limit must be positive, not {node_limit!r}")
+    capacity, slack = _check(capacity, slack)
+    threshold = number("threshold", threshold, 0, 1)
+    time_limit = number("time_limit", time_limit, 0, low_open=True)
+    if node_limit is not None:  # HiGHS counts nodes in a 32-bit integer
+        node_limit = whole("node_limit", node_limit, 1, MAX_COUNT)
+    if workers is not None:
+        workers = whole("workers", workers, 1, MAX_WORKERS)
     held = _held(jobs, slack)
     prof = _profile(held)
     cl = _cliques(held, prof, capacity)

@@ -1,10 +1,14 @@
 """The catalog: what logs the archive holds, and the facts a user may set."""
 from __future__ import annotations
 
+import duckdb
+import numpy as np
 import pandas as pd
 
 from .errors import UsageError
 from .ingest import valid_tz
+from .instants import inside, job_problem, out_of_range, outside
+from .ranges import MAX_PROCESSORS, whole
 from .store import Archive
 
 LS_COLUMNS = [
@@ -16,15 +20,15 @@ LS_COLUMNS = [
 def catalog(archive: Archive) -> pd.DataFrame:
     """One row per log, like the Parallel Workloads Archive's own table."""
     cols = ", ".join(LS_COLUMNS)
-    return archive.sql(f"SELECT {cols} FROM log_summary ORDER BY name")
+    return archive.df(f"SELECT {cols} FROM log_summary ORDER BY name")
 
 
 def log_info(archive: Archive, name: str) -> dict:
     """Everything the archive knows of one log: file, header, figures."""
     log_id = archive.log_id(name)
-    row = archive.sql("SELECT * FROM logs WHERE log_id = ?", [log_id]).iloc[0].to_dict()
-    summary = archive.sql("SELECT * FROM log_summary WHERE log_id = ?", [log_id]).iloc[0].to_dict()
-    header = archive.sql(
+    row = archive.df("SELECT * FROM logs WHERE log_id = ?", [log_id]).iloc[0].to_dict()
+    summary = archive.df("SELECT * FROM log_summary WHERE log_id = ?", [log_id]).iloc[0].to_dict()
+    header = archive.df(
         "SELECT line_no, text, label, value FROM header_lines WHERE log_id = ? ORDER BY seq",
         [log_id],
     )
@@ -69,10 +73,28 @@ def set_fact(archive: Archive, name: str, fact: str, value: str) -> str:
         raise UsageError(f"{fact} {value} is outside the 64-bit range")
     with archive.transaction() as con:
         if column == "machine_size":
-            if number <= 0:
-                raise UsageError("max-procs must be positive")
+            whole("max-procs", number, 1, MAX_PROCESSORS)  # what simulate and capacity take
             con.execute("UPDATE logs SET machine_size = ?, machine_size_source = 'set' "
                         "WHERE log_id = ?", [number, log_id])
         else:
+            _check_start(con, log_id, number)
             con.execute(f"UPDATE logs SET {column} = ? WHERE log_id = ?", [number, log_id])
     return f"{name}: {fact} set to {number}"
+
+
+def _check_start(con: duckdb.DuckDBPyConnection, log_id: int, start: int) -> None:
+    """A UnixStartTime that keeps the start itself and every time of every
+    job of the log inside the calendar range (instants.py), as ingest
+    requires of a header's."""
+    if not inside(start):
+        raise UsageError(f"unix-start-time {start}: {out_of_range('the start', start)}")
+    jobs = con.execute("SELECT line_no, job, submit, wait, run FROM jobs WHERE log_id = ? "
+                       "ORDER BY line_no", [log_id]).fetchnumpy()
+    bad = np.flatnonzero(outside(jobs["submit"], jobs["wait"], jobs["run"], start))
+    if len(bad):
+        i = int(bad[0])
+        problem = job_problem(float(jobs["submit"][i]), float(jobs["wait"][i]), float(jobs["run"][i]), start)
+        more = f" (and {len(bad) - 1:,} more jobs)" if len(bad) > 1 else ""
+        raise UsageError(
+            f"unix-start-time {start} would put job {int(jobs['job'][i])} (line {int(jobs['line_no'][i])})"
+            f"{more} outside the calendar range: its {problem}")

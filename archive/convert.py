@@ -27,7 +27,6 @@ import io
 import os
 import re
 import tempfile
-import zlib
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
@@ -43,6 +42,10 @@ from .errors import InputError, UsageError
 from .fields import COLUMNS, FIELDS
 from .header import header_facts, parse_header_line
 from .ingest import IngestResult, ingest
+from .instants import job_problem
+from .names import check_log_name
+from .ranges import MAX_PROCESSORS, whole
+from .rawfile import read_text
 from .recovery import (
     RawJob,
     normalize_span,
@@ -200,6 +203,19 @@ def _normalized(raw: list[RawJob], notes: list[str]) -> list[_Job]:
     return jobs
 
 
+def _check_times(path: str, job: _Job) -> None:
+    """Arrival, start and end inside the calendar range every command can
+    date (instants.py), as ingest will require of the log; refused at the
+    record's line otherwise."""
+    if job.arr is None:
+        return
+    unknown = Decimal(-1)  # (normalized wait and run are never negative)
+    problem = job_problem(job.arr, unknown if job.wait is None else job.wait,
+                          unknown if job.run is None else job.run)
+    if problem is not None:
+        raise InputError(path, job.raw.line, problem.replace("submit", "arrival"))
+
+
 def _number(v: object) -> str:
     """SWF text that ingest reads back as exactly this value: whole numbers
     without '.0', fractions in their shortest round-trip form."""
@@ -301,18 +317,9 @@ def _zone(tz: str | None) -> tzinfo:
 
 
 def _lines(path: str) -> list[str]:
-    """The file's lines as text; `.gz` files are inflated."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except OSError as e:
-        raise InputError(path, None, f"cannot read: {e.strerror or e}") from None
-    if path.lower().endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as e:
-            raise InputError(path, None, f"not readable gzip data ({e})") from None
+    """The file's lines as text; `.gz` files are inflated. Read as SWF files
+    are (rawfile.py): a regular file only, in bounded pieces."""
+    data, _ = read_text(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -326,8 +333,8 @@ def to_swf(path: str | os.PathLike, fmt: str, *, tz: str | None = None,
     the file are local times of `tz` (a tz database name), else UTC."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; one of: {', '.join(FORMATS)}")
-    if max_procs is not None and max_procs <= 0:
-        raise UsageError("max-procs must be positive")
+    if max_procs is not None:
+        max_procs = whole("max_procs", max_procs, 1, MAX_PROCESSORS)
     zone = _zone(tz)
     path = os.fspath(path)
     lines = _lines(path)
@@ -340,6 +347,8 @@ def to_swf(path: str | os.PathLike, fmt: str, *, tz: str | None = None,
     if not raw:
         raise InputError(path, None, "no jobs")
     jobs = _normalized(raw, notes)
+    for job in jobs:
+        _check_times(path, job)
     rows, origin = _swf_rows(jobs)
     unknown = sum(j.arr is None for j in jobs)
     if unknown:
@@ -380,8 +389,8 @@ def convert(archive: Archive, path: str | os.PathLike, fmt: str, *, name: str | 
     file's name without its extension unless `name` is given. A failed ingest
     raises its error."""
     archive.require_writable()
+    name = check_log_name(name if name is not None else _default_name(path))
     log = to_swf(path, fmt, tz=tz, max_procs=max_procs)
-    name = name or _default_name(path)
     source = os.fspath(path)
     with ExitStack() as stack:
         if out is None:

@@ -1,14 +1,32 @@
 """The project's exceptions: each one prints as one line a user can act on."""
 from __future__ import annotations
 
+import unicodedata
+
 
 class WlaError(Exception):
     """Base of every error wla raises on purpose; the CLI prints it as one line."""
 
 
+def one_line(e: BaseException) -> str:
+    """The first non-blank line of an error: what a user is shown."""
+    lines = [ln for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
 def shorten(text: str, width: int = 60) -> str:
     text = text.rstrip("\r\n")
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def visible(text: str) -> str:
+    """`text` with control, format and line-separator characters and lone
+    surrogates (an undecodable file name) escaped, so it prints on one line."""
+    if text.isprintable():
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") else ch
+                   for ch in text)
 
 
 class InputError(WlaError):
@@ -19,7 +37,7 @@ class InputError(WlaError):
         self.line = line
         self.problem = problem
         self.text = text
-        where = f"{file}:{line}" if line is not None else file
+        where = f"{visible(file)}:{line}" if line is not None else visible(file)
         tail = f": {shorten(text)!r}" if text is not None else ""
         super().__init__(f"{where}: {problem}{tail}")
 
@@ -50,3 +68,21 @@ class QueryError(WlaError):
 
 class UsageError(WlaError):
     """Arguments that do not fit together."""
+
+
+class InvalidName(WlaError):
+    """A log, version or rule name that is not one line of visible text."""
+
+
+class OptionError(UsageError):
+    """A parameter outside its range. `name` is the Python parameter; the
+    command line shows its option instead (`--load-factor` for load_factor)."""
+
+    def __init__(self, name: str, problem: str):
+        self.name = name
+        self.problem = problem
+        super().__init__(f"{name} {problem}")
+
+
+class EmptyVersion(WlaError):
+    """A version without jobs, which cannot be published as an SWF file."""

@@ -11,10 +11,10 @@ import duckdb
 import numpy as np
 
 from .catalog import log_facts
-from .errors import QueryError, UsageError
+from .errors import UsageError
 from .fields import FIELDS
 from .predicate import LogClock, predicate_sql
-from .store import Archive, one_line
+from .store import Archive, one_line, query_error
 
 
 def _formatted(column: str, integer: bool) -> str:
@@ -111,23 +111,24 @@ FORMATS = ("table", "csv", "json", "parquet")
 
 
 def write_query(archive: Archive, query: str, fmt: str, path: str | os.PathLike | None) -> str | None:
-    """Write a query's rows as csv, json or parquet to `path`; with no path
-    (csv, json) return the text instead."""
+    """Write a user query's rows as csv, json or parquet to `path`; with no
+    path (csv, json) return the text instead. The query runs through the gate
+    on the read-only archive; the file is written by a separate in-memory
+    database that never sees the archive, since the archive's own connection
+    cannot reach files."""
     if fmt not in FORMATS[1:]:
         raise UsageError(f"unknown format {fmt!r}; one of: {', '.join(FORMATS[1:])}")
     if fmt == "parquet" and path is None:
         raise UsageError("parquet needs an output file (-o FILE)")
+    statement = archive.checked(query)
     try:
-        rel = archive.con.sql(query)
-        if fmt == "parquet":
-            rel.write_parquet(str(path))
+        result = archive.con.sql(statement)
+        if fmt == "parquet" or (fmt == "csv" and path is not None):
+            _write_rows(result.to_arrow_reader(), fmt, str(path))
             return None
-        if fmt == "csv" and path is not None:
-            rel.write_csv(str(path))
-            return None
-        frame = rel.df()
+        frame = result.df()
     except duckdb.Error as e:
-        raise QueryError(one_line(e)) from None
+        raise query_error(e) from None
     if fmt == "csv":
         return frame.to_csv(index=False)
     text = json.dumps(json.loads(frame.to_json(orient="records", date_format="iso")), indent=1)
@@ -135,3 +136,18 @@ def write_query(archive: Archive, query: str, fmt: str, path: str | os.PathLike 
         return text
     Path(path).write_text(text + "\n", encoding="utf-8")
     return None
+
+
+def _write_rows(rows: object, fmt: str, path: str) -> None:
+    """Stream Arrow record batches into a Parquet or CSV file."""
+    writer = duckdb.connect()
+    try:
+        relation = writer.from_arrow(rows)
+        if fmt == "parquet":
+            relation.write_parquet(path)
+        else:
+            relation.write_csv(path)
+    except duckdb.Error as e:
+        raise UsageError(f"cannot write {path}: {one_line(e)}") from None
+    finally:
+        writer.close()

@@ -15,6 +15,7 @@ import pandas as pd
 from .errors import UsageError
 from .load import DAY, WEEK, local_date, log_clock, processors
 from .predicate import LogClock
+from .ranges import MAX_COUNT, number, whole
 
 NEEDED = ("job", "submit", "run", "procs", "req_procs", "user_id")
 
@@ -118,12 +119,10 @@ def _check(jobs: pd.DataFrame, candidate: float, large: float, dominance: float,
     missing = [c for c in NEEDED if c not in jobs.columns]
     if missing:
         raise UsageError(f"flurry detection needs the job columns {', '.join(missing)}")
-    if not (candidate > 0 and large > 0):
-        raise UsageError("flurry thresholds are positive multiples of the average total")
-    if not 0 < dominance < 1:
-        raise UsageError(f"the dominance share is a fraction between 0 and 1, not {dominance}")
-    if top < 0:
-        raise UsageError(f"top takes a count of users, not {top}")
+    number("candidate", candidate, 0, low_open=True)  # multiples of the average total
+    number("large", large, 0, low_open=True)
+    number("dominance", dominance, 0, 1, low_open=True, high_open=True)  # a share of the jobs
+    whole("top", top, 0, MAX_COUNT)  # users shown
 
 
 def _frame(jobs: pd.DataFrame) -> pd.DataFrame:

@@ -22,16 +22,26 @@ def parse_header_line(line_no: int, text: str) -> HeaderLine:
     return HeaderLine(line_no, text, m.group(1), m.group(2))
 
 
-def leading_int(value: str | None) -> int | None:
-    """The integer a header value starts with: `338 (batch partition; 512 total)` is 338."""
+def leading_integer(value: str | None) -> int | None:
+    """The integer a header value starts with: `338 (batch partition; 512
+    total)` is 338. One of more than 30 digits is returned as +-10**30, beyond
+    every range the archive checks (int() refuses very long digit strings)."""
     if value is None:
         return None
     m = _LEADING_INT.match(value)
     if m is None:
         return None
-    number = int(m.group(1))
+    text = m.group(1)
+    sign = -1 if text[0] == "-" else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    return sign * 10**30 if len(digits) > 30 else sign * int(digits)
+
+
+def leading_int(value: str | None) -> int | None:
+    """The integer a header value starts with, when it fits 64 bits."""
+    number = leading_integer(value)
     # Beyond 64 bits it is no fact the archive can use; the line keeps it.
-    return number if -(2**63) <= number < 2**63 else None
+    return number if number is not None and -(2**63) <= number < 2**63 else None
 
 
 # Header labels stored as columns of the logs table: label -> (column, kind).

@@ -8,9 +8,11 @@ starts and results are reported in file order, so nothing depends on timing.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import queue
+import stat
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,8 +22,10 @@ from typing import Callable, Iterable
 import duckdb
 import pandas as pd
 
-from .errors import InputError, LogExists, UsageError, WlaError
+from .errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
 from .header import header_facts
+from .names import check_log_name
+from .ranges import MAX_WORKERS, whole
 from .reader import ParsedLog, log_name, parse_bytes, read_bytes
 from .store import Archive, one_line, transaction
 from .tokenizer import warm
@@ -41,22 +45,32 @@ class IngestResult:
 
 
 def find_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """The SWF files named, and those inside named folders (sorted)."""
+    """The SWF files named, and those inside named folders (sorted). Only a
+    name that names nothing is refused here; anything else named, and every
+    entry of a folder named *.swf or *.swf.gz whatever it is (a FIFO, a
+    device, a folder, a link loop), goes on to be read, which reports one that
+    is not a readable regular file as a failed file while the others go in."""
     out: list[str] = []
     for p in paths:
         path = Path(p)
-        if path.is_dir():
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR) and not path.is_symlink():
+                raise InputError(str(path), None, "no such file or folder") from None
+            is_dir = False
+        except ValueError:  # a NUL in the name
+            raise InputError(str(path), None, "not a file name") from None
+        if is_dir:
             found = sorted(
                 str(f) for f in path.rglob("*")
-                if f.is_file() and f.name.lower().endswith(SWF_SUFFIXES)
+                if f.name.lower().endswith(SWF_SUFFIXES)
             )
             if not found:
                 raise UsageError(f"{path}: no .swf or .swf.gz files in this folder")
             out.extend(found)
-        elif path.exists():
-            out.append(str(path))
         else:
-            raise InputError(str(path), None, "no such file or folder")
+            out.append(str(path))
     return out
 
 
@@ -66,6 +80,7 @@ class _Plan:
     path: str
     name: str
     log_id: int  # assigned up front, in file order, so ids do not depend on timing
+    refused: WlaError | None = None  # a file whose own name is no log name fails alone
 
 
 class _Batch:
@@ -84,7 +99,15 @@ def _plans(held: list[tuple[int, str, str, str]], files: list[str],
     next_id = max(ids.values(), default=0) + 1
     plans = []
     for i, f in enumerate(files):
-        nm = name or log_name(f)
+        if name is not None:
+            nm = check_log_name(name, where=visible(f))
+        else:
+            nm = log_name(f)
+            try:
+                check_log_name(nm, where=visible(f))
+            except InvalidName as e:
+                plans.append(_Plan(i, f, nm, 0, e))
+                continue
         if nm not in ids:
             ids[nm], next_id = next_id, next_id + 1
         plans.append(_Plan(i, f, nm, ids[nm]))
@@ -103,6 +126,7 @@ def ingest(
     """Ingest SWF files and folders; a file that fails leaves the archive as
     it was. Results (and `on_result` calls) come in the order of the files."""
     archive.require_writable()
+    workers = whole("workers", workers, 1, MAX_WORKERS)
     files = find_files(paths)
     if name is not None and len(files) != 1:
         raise UsageError("--name needs exactly one file")
@@ -111,10 +135,15 @@ def ingest(
     batch = _Batch(held)
     groups: dict[str, list[_Plan]] = {}
     for plan in plans:  # one log name, one worker: its files go in order
-        groups.setdefault(plan.name, []).append(plan)
+        if plan.refused is not None:
+            batch.done.put((plan.index, IngestResult(plan.path, plan.name, "failed",
+                                                     message=f"{plan.refused}; ingest it with --name",
+                                                     error=plan.refused)))
+        else:
+            groups.setdefault(plan.name, []).append(plan)
     results: list[IngestResult | None] = [None] * len(plans)
     shown = 0
-    with archive.bulk_writes(), ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+    with archive.bulk_writes(), ThreadPoolExecutor(max_workers=workers) as pool:
         pool.submit(warm)  # overlaps loading the compiled tokenizer with reading
         futures = [pool.submit(_ingest_group, archive.con.cursor(), group, lenient, replace, batch)
                    for group in groups.values()]
@@ -214,7 +243,7 @@ def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],
     stored = archive.con.execute(
         "SELECT sha256, list(log_id ORDER BY log_id) FROM logs GROUP BY sha256 HAVING count(*) > 1"
     ).fetchall()
-    by_id = {p.log_id: p for p in plans}
+    by_id = {p.log_id: p for p in plans if p.refused is None}
     for _, ids in stored:
         ours = sorted((by_id[i] for i in ids if i in by_id), key=lambda p: p.index)
         keep = next((p for p in ours if results[p.index].status != "unchanged"), None)

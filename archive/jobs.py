@@ -13,4 +13,4 @@ def log_jobs(archive: Archive, name: str, where: str | None = None,
     """The jobs as written (line_no and the 18 fields, file order), narrowed
     by predicates, and the log's row of facts (machine_size, unix_start_time,
     tz, ...)."""
-    return archive.sql(log_query(archive, name, where, exclude)), log_facts(archive, name)
+    return archive.df(log_query(archive, name, where, exclude)), log_facts(archive, name)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .errors import UsageError
 from .predicate import LogClock
+from .ranges import MAX_PROCESSORS, number, whole
 
 DAY = 86400
 WEEK = 604800
@@ -223,10 +224,11 @@ def load_profile(jobs: pd.DataFrame, capacity: int, level: float | None = None,
     no part in the median or the trim point. The default level is half the
     median weekly utilization.
     """
-    if capacity is None or pd.isna(capacity) or capacity <= 0:
+    if capacity is None or pd.isna(capacity):
         raise UsageError("the load profile needs the machine's capacity (a positive processor count)")
-    if level is not None and not level >= 0:
-        raise UsageError(f"the utilization level must be a non-negative fraction, not {level}")
+    capacity = whole("capacity", capacity, 1, MAX_PROCESSORS)
+    if level is not None:
+        level = number("level", level, 0, 1)  # a utilization: a share of the machine
     start, end, procs = occupation(jobs)
     first_day, daily = bucket_usage(start, end, procs, DAY)
     first_week, weekly = bucket_usage(start, end, procs, WEEK)

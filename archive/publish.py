@@ -3,6 +3,11 @@
 The file is the version as exported: the original header lines, the `Note`
 lines of its steps, then the kept jobs with their original numbers. Once
 published, the version cannot be rebuilt differently under its name.
+
+A version without jobs is not published: an SWF file without job lines is
+not a log (wla's own ingest refuses it), so no one could read it back. And
+the text is checked before it is written: its job lines are exactly the
+version's, so nothing in a header line can have become a job.
 """
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from .errors import WlaError
+from .errors import EmptyVersion, WlaError
 from .export import swf_text, write_bytes
 from .store import Archive, transaction
 from .versions import version_name
@@ -29,7 +34,13 @@ def publish(archive: Archive, log: str, version: str, path: str | os.PathLike) -
     archive.require_writable()
     name = version_name(archive, log, version)
     vid = archive.log_id(name)
+    jobs = int(archive.con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
+    if jobs == 0:
+        raise EmptyVersion(f"{name} has no jobs (its recipe dropped every one); a file without job "
+                           "lines is not an SWF log and could not be ingested back, so it is not "
+                           "published")
     text = swf_text(archive, name)
+    _check_job_lines(name, text, jobs)
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     before = archive.con.execute("SELECT published_sha256 FROM versions WHERE log_id = ?", [vid]).fetchall()[0][0]
     if before is not None and before != sha:
@@ -40,5 +51,13 @@ def publish(archive: Archive, log: str, version: str, path: str | os.PathLike) -
         with transaction(archive.con):
             archive.con.execute("UPDATE versions SET published_at = now(), published_sha256 = ? "
                                 "WHERE log_id = ?", [sha, vid])
-    jobs = archive.con.execute("SELECT jobs FROM logs WHERE log_id = ?", [vid]).fetchall()[0][0]
-    return Published(name, str(path), int(jobs), sha, before is None)
+    return Published(name, str(path), jobs, sha, before is None)
+
+
+def _check_job_lines(name: str, text: str, jobs: int) -> None:
+    """The text has as many job lines as the version has jobs, counted as
+    the reader counts them (lines split at \\n; ';' starts a comment)."""
+    found = sum(1 for line in text.split("\n") if line.strip() and not line.lstrip().startswith(";"))
+    if found != jobs:
+        raise WlaError(f"{name}: the SWF text has {found} job lines for {jobs} jobs; a header line "
+                       "of the archive holds a line break (not published)")

@@ -22,7 +22,7 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
     ids = [archive.log_id(n) for n in names] if names else None
     where = f"WHERE s.log_id IN ({', '.join(str(i) for i in ids)})" if ids else ""
     counts = ", ".join(f"q.{c}" for c in COUNTS)
-    return archive.sql(
+    return archive.df(
         f"""
         SELECT
             s.name, s.jobs, {counts},

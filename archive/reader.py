@@ -1,14 +1,15 @@
 """Reading one SWF file into columns, header lines and rejected lines.
 
 Nothing here touches the archive: a file is read whole and checked before a
-single row is written, so a refused file leaves the archive as it was.
+single row is written, so a refused file leaves the archive as it was. Every
+time a kept job has falls inside the calendar range (instants.py), so every
+later command can date it.
 """
 from __future__ import annotations
 
 import hashlib
 import os
 import re
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +17,12 @@ import numpy as np
 
 from .errors import ExtendedFormatError, InputError
 from .fields import COLUMNS
-from .header import HeaderLine, parse_header_line
+from .header import HeaderLine, leading_integer, parse_header_line
+from .instants import inside, job_problem, out_of_range, outside
+from .limits import MAX_HEADER_LINES, MAX_REJECTS
 from .lineparse import LineError, parse_line
-from .tokenizer import IS_INT, SLOT, tokenize
+from .rawfile import read_text
+from .tokenizer import IS_INT, SLOT, Scan
 
 _SWF_SUFFIX = re.compile(r"(\.swf)?(\.gz)?$", re.I)
 
@@ -48,121 +52,45 @@ class ParsedLog:
     blank_lines: int = 0
     lines: int = 0
     lenient: bool = False
+    unix_start_time: int | None = None  # the header's, when inside the calendar range
 
     @property
     def jobs(self) -> int:
         return len(self.columns["line_no"])
 
 
-def _decompress(path: str, raw: bytes) -> bytes:
-    """Inflate every gzip member; a bad stream is reported at the line it broke."""
-    out: list[bytes] = []
-
-    def fail(problem: str) -> InputError:
-        done = b"".join(out)
-        return InputError(path, done.count(b"\n") + 1, problem)
-
-    rest = memoryview(raw)
-    while len(rest):
-        d = zlib.decompressobj(wbits=31)
-        try:
-            out.append(d.decompress(rest))
-            out.append(d.flush())
-        except zlib.error as e:
-            out.append(_inflated_before_error(rest))
-            raise fail(f"corrupt gzip data ({e})") from None
-        if not d.eof:
-            raise fail("gzip data is truncated")
-        rest = memoryview(d.unused_data)
-        if len(rest) and rest[:2] != b"\x1f\x8b":
-            if bytes(rest).strip(b"\x00"):
-                raise fail("bytes after the end of the gzip data")
-            break
-    return b"".join(out)
+def read_bytes(path: str | os.PathLike) -> tuple[bytearray, int]:
+    """The SWF text of a file, gzip'd or not, and the file's own size (rawfile.py)."""
+    return read_text(path)
 
 
-def _inflated_before_error(member: memoryview) -> bytes:
-    """What a broken gzip member yields before it breaks (error path only):
-    inflate in pieces, then replay the piece that fails a byte at a time."""
-    d = zlib.decompressobj(wbits=31)
-    got: list[bytes] = []
-    step = 1 << 16
-    for pos in range(0, len(member), step):
-        saved = d.copy()
-        try:
-            got.append(d.decompress(member[pos:pos + step]))
-        except zlib.error:
-            try:
-                for b in range(pos, min(pos + step, len(member))):
-                    got.append(saved.decompress(member[b:b + 1]))
-            except zlib.error:
-                pass
-            break
-    return b"".join(got)
-
-
-def read_bytes(path: str | os.PathLike) -> tuple[bytes, int]:
-    """The SWF text of a file, gzip'd or not, and the file's own size."""
-    path = str(path)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as e:
-        raise InputError(path, None, f"cannot read file ({e.strerror})") from None
-    if not raw:
-        raise InputError(path, None, "file is empty")
-    if raw[:2] == b"\x1f\x8b":
-        data = _decompress(path, raw)
-    elif path.lower().endswith(".gz"):
-        raise InputError(path, None, "named .gz but is not gzip data")
-    else:
-        data = raw
-    if not data:
-        raise InputError(path, None, "file is empty (no data inside the gzip stream)")
-    return data, len(raw)
-
-
-def parse_bytes(path: str, data: bytes, file_size: int, lenient: bool = False,
+def parse_bytes(path: str, data: bytes | bytearray, file_size: int, lenient: bool = False,
                 name: str | None = None, sha: str | None = None) -> ParsedLog:
     """Parse SWF text. Strict: the first problem raises InputError. Lenient:
     bad lines become rejects and the rest is kept."""
     sha = sha or hashlib.sha256(data).hexdigest()
-    ints, floats, job_line, comments, slow, nblank, nlines = tokenize(data)
+    scan = Scan(data)
+    keep = np.ones(len(scan.job_line_all), dtype=bool)
     problems: list[Reject] = []
-
     header: list[HeaderLine] = []
-    for line_no, a, b in comments.tolist():
-        raw = data[a:b]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            problems.append(Reject(line_no, raw.decode("utf-8", "backslashreplace"),
-                                   f"header line is not valid UTF-8 (byte {e.start + 1})"))
-            continue
-        header.append(parse_header_line(line_no, text.rstrip("\r")))
-
-    keep = np.ones(len(job_line), dtype=bool)
-    for line_no, a, b, j in slow.tolist():
-        raw = data[a:b]
-        try:
-            values = parse_line(raw)
-        except LineError as e:
-            if e.extended and j == 0:
-                raise ExtendedFormatError(
-                    path, line_no,
-                    f"{e.reason}: this is an extended SWF format (more than 18 "
-                    "columns, e.g. with node lists); only the standard 18-field "
-                    "format can be ingested",
-                    raw.decode("ascii", "backslashreplace"),
-                ) from None
-            problems.append(Reject(line_no, raw.decode("utf-8", "backslashreplace"), e.reason))
-            keep[j] = False
-            continue
-        for k, v in enumerate(values):
-            (ints if IS_INT[k] else floats)[SLOT[k], j] = v
-
-    job = ints[SLOT[0]]
-    problems.extend(_duplicates(data, job, job_line, keep))
+    try:
+        for comments, slow in scan.batches():
+            # (slow lines first: when the comments pass their limit, a bad
+            # line before it is already known, and strict names that one)
+            _slow_lines(path, data, slow, scan, keep, problems, lenient)
+            _comment_lines(data, comments, header, problems)
+            _count_rejects(problems, lenient)
+        ints, floats, job_line = scan.blocks()
+        keep = keep[:scan.jobs]
+        known = len(problems)
+        start, header = _start_time(header, problems, lenient)
+        if lenient or len(problems) == known:  # (strict with a refused start: refused anyway)
+            problems.extend(_outside_calendar(data, floats, scan, keep, start, lenient))
+        problems.extend(_duplicates(data, ints[SLOT[0]], scan, keep))
+        _count_rejects(problems, lenient)
+    except _Beyond as e:  # strict: an earlier bad line is still the one named
+        first = e.reject if lenient else min(problems + [e.reject], key=lambda p: p.line_no)
+        raise InputError(path, first.line_no, first.reason, first.text) from None
     if not keep.any() and not problems:
         raise InputError(path, None, f"no job lines (only {len(header)} header lines)")
     if problems and not lenient:
@@ -178,10 +106,130 @@ def parse_bytes(path: str, data: bytes, file_size: int, lenient: bool = False,
         columns[col] = row if every else row[keep]
     problems.sort(key=lambda p: p.line_no)
     return ParsedLog(path, name or log_name(path), file_size, len(data), sha, header,
-                     columns, problems, nblank, nlines, lenient)
+                     columns, problems, scan.blank_lines, scan.lines, lenient, start)
 
 
-def _duplicates(data: bytes, job: np.ndarray, job_line: np.ndarray,
+class _Beyond(Exception):
+    """A file past one of the limits (limits.py): refused, even when lenient."""
+
+    def __init__(self, reject: Reject):
+        self.reject = reject
+
+
+def _comment_lines(data: bytes | bytearray, comments: np.ndarray,
+                   header: list[HeaderLine], problems: list[Reject]) -> None:
+    for line_no, a, b in comments.tolist():
+        raw = bytes(data[a:b])
+        if len(header) >= MAX_HEADER_LINES:
+            raise _Beyond(Reject(line_no, raw.decode("utf-8", "backslashreplace"),
+                                 f"more than {MAX_HEADER_LINES:,} header lines (comment lines "
+                                 "starting with ';'); real logs have a few dozen"))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            problems.append(Reject(line_no, raw.decode("utf-8", "backslashreplace"),
+                                   f"header line is not valid UTF-8 (byte {e.start + 1})"))
+            continue
+        header.append(parse_header_line(line_no, text.rstrip("\r")))
+
+
+def _slow_lines(path: str, data: bytes | bytearray, slow: np.ndarray, scan: Scan,
+                keep: np.ndarray, problems: list[Reject], lenient: bool) -> None:
+    """Parse the lines the tokenizer handed back. Strict, a line after a
+    problem already found is not parsed: the file is refused anyway."""
+    refused_at = min((p.line_no for p in problems), default=None)
+    if not lenient and refused_at is not None:
+        later = slow[:, 0] > refused_at
+        slots = slow[later, 3]
+        keep[slots[slots >= 0]] = False
+        slow = slow[~later]
+    for line_no, a, b, j in slow.tolist():
+        if not lenient and refused_at is not None and line_no > refused_at:
+            if j >= 0:
+                keep[j] = False
+            continue
+        raw = bytes(data[a:b])
+        try:
+            values = parse_line(raw)
+        except LineError as e:
+            if e.extended and line_no == scan.first_job_line:
+                raise ExtendedFormatError(
+                    path, line_no,
+                    f"{e.reason}: this is an extended SWF format (more than 18 "
+                    "columns, e.g. with node lists); only the standard 18-field "
+                    "format can be ingested",
+                    raw.decode("ascii", "backslashreplace"),
+                ) from None
+            problems.append(Reject(line_no, raw.decode("utf-8", "backslashreplace"), e.reason))
+            refused_at = line_no if refused_at is None else min(refused_at, line_no)
+            if j >= 0:
+                keep[j] = False
+            continue
+        for k, v in enumerate(values):
+            (scan.ints if IS_INT[k] else scan.floats)[SLOT[k], j] = v
+
+
+def _count_rejects(problems: list[Reject], lenient: bool) -> None:
+    """Lenient keeps every bad line as a row; past MAX_REJECTS the file is no
+    log with some bad lines but something else, and is refused. Strict keeps
+    only the first problem: the file is refused at it."""
+    if lenient and len(problems) > MAX_REJECTS:
+        worst = sorted(problems, key=lambda p: p.line_no)[MAX_REJECTS]
+        raise _Beyond(Reject(worst.line_no, worst.text, f"more than {MAX_REJECTS:,} bad lines; "
+                             "this does not look like an SWF log"))
+    if not lenient and len(problems) > 1:
+        problems[:] = [min(problems, key=lambda p: p.line_no)]
+
+
+def _start_time(header: list[HeaderLine], problems: list[Reject],
+                lenient: bool) -> tuple[int | None, list[HeaderLine]]:
+    """The log's UnixStartTime, as header_facts will read it (the first line
+    labelled so that starts with a number), and the header lines kept. A
+    value outside the calendar range is a bad line: lenient sets it apart and
+    reads the next one, strict refuses the file (the start is then None)."""
+    refused: set[int] = set()
+    start = None
+    for h in header:
+        if h.label is None or h.label.lower() != "unixstarttime":
+            continue
+        number = leading_integer(h.value)
+        if number is None:
+            continue
+        if inside(number):
+            start = number
+            break
+        problems.append(Reject(h.line_no, h.text, out_of_range("UnixStartTime", number)))
+        if not lenient:
+            return None, header
+        refused.add(h.line_no)
+    return start, [h for h in header if h.line_no not in refused] if refused else header
+
+
+def _outside_calendar(data: bytes | bytearray, floats: np.ndarray, scan: Scan, keep: np.ndarray,
+                      start: int | None, lenient: bool) -> list[Reject]:
+    """Kept jobs with a submit, start or end time outside the calendar range
+    (instants.py), measured from `start`; they lose `keep`. Strict needs only
+    the first."""
+    submit, wait, run = floats[SLOT[1]], floats[SLOT[2]], floats[SLOT[3]]
+    bad = np.flatnonzero(outside(submit, wait, run, start) & keep)
+    if not lenient:
+        bad = bad[:1]
+    out = []
+    for j in bad.tolist():
+        keep[j] = False
+        problem = job_problem(float(submit[j]), float(wait[j]), float(run[j]), start)
+        out.append(Reject(int(scan.job_line_all[j]), _line_text(data, scan, j), problem))
+    return out
+
+
+def _line_text(data: bytes | bytearray, scan: Scan, j: int) -> str:
+    """The text of job slot j's line, without its line break (as written)."""
+    a = int(scan.job_start[j])
+    b = data.find(b"\n", a)
+    return bytes(data[a:b if b >= 0 else len(data)]).decode("ascii", "replace")
+
+
+def _duplicates(data: bytes | bytearray, job: np.ndarray, scan: Scan,
                 keep: np.ndarray) -> list[Reject]:
     """Second and later lines with a job number already used; they lose `keep`."""
     idx = np.flatnonzero(keep)
@@ -194,13 +242,12 @@ def _duplicates(data: bytes, job: np.ndarray, job_line: np.ndarray,
     if len(same) == 0:
         return []
     first = order[np.searchsorted(sj, sj[same])]
-    lines = data.split(b"\n") if len(same) else []
+    job_line = scan.job_line_all
     out = []
     for pos, f in zip(order[same].tolist(), first.tolist()):
         slot = idx[pos]
         keep[slot] = False
-        line_no = int(job_line[slot])
-        out.append(Reject(line_no, lines[line_no - 1].decode("ascii", "replace"),
+        out.append(Reject(int(job_line[slot]), _line_text(data, scan, slot),
                           f"job number {int(j[pos])} repeats (first on line "
                           f"{int(job_line[idx[f]])})"))
     return out

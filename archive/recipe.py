@@ -13,20 +13,26 @@
 
 A step may pin `rule_version`; an older version is rebuilt from the SQL the
 archive recorded. Every other key is a parameter of the rule.
+
+A recipe that cannot be read is refused with `FILE:LINE: what is wrong`
+where there is a line to name (TOML syntax, a byte that is not UTF-8), else
+`FILE: what is wrong`.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
-from .errors import WlaError
+from .errors import InvalidName, WlaError, visible
+from .names import check_log_ref, check_version_name
 from .rules import Rule, RuleError, check_value
+from .textfile import read_text
 
-_VERSION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_TOML_WHERE = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
 
 
 class RecipeError(WlaError):
@@ -56,10 +62,11 @@ class Recipe:
 
 
 def parse_recipe(text: str, file: str = "recipe") -> Recipe:
+    """A recipe from its text; `file` names it in every error."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RecipeError(f"{file}: not TOML: {e}") from None
+        raise _toml_error(e, text, file) from None
     unknown = sorted(set(data) - {"log", "version", "description", "step"})
     if unknown:
         raise RecipeError(f"{file}: unknown keys {', '.join(unknown)}; a recipe has log, version, "
@@ -67,13 +74,18 @@ def parse_recipe(text: str, file: str = "recipe") -> Recipe:
     for key in ("log", "version"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise RecipeError(f"{file}: {key} = \"...\" is missing")
-    if not _VERSION_NAME.match(data["version"]):
-        raise RecipeError(f"{file}: version {data['version']!r} must be letters, digits, '.', '_' or '-'")
+    try:
+        check_log_ref(data["log"])
+        check_version_name(data["version"])
+    except InvalidName as e:
+        raise RecipeError(f"{file}: {e}") from None
     raw = data.get("step")
     if not isinstance(raw, list) or not raw:
         raise RecipeError(f"{file}: a recipe needs at least one [[step]]")
     steps = []
     for i, s in enumerate(raw, 1):
+        if not isinstance(s, dict):
+            raise RecipeError(f"{file}: step {i} is not a table; write each step as [[step]]")
         if not isinstance(s.get("rule"), str):
             raise RecipeError(f"{file}: step {i} has no rule = \"...\"")
         params = {k: v for k, v in s.items() if k not in ("rule", "rule_version")}
@@ -85,11 +97,21 @@ def parse_recipe(text: str, file: str = "recipe") -> Recipe:
                   str(data.get("description", "")))
 
 
-def read_recipe(path: str | Path) -> Recipe:
-    p = Path(path)
-    if not p.is_file():
-        raise RecipeError(f"{path}: no such recipe file")
-    return parse_recipe(p.read_text(encoding="utf-8"), str(path))
+def _toml_error(e: tomllib.TOMLDecodeError, text: str, file: str) -> RecipeError:
+    """tomllib's complaint as FILE:LINE: what (it says the line in parentheses)."""
+    message = str(e).splitlines()[0] if str(e) else "not TOML"
+    m = _TOML_WHERE.search(message)
+    if m is None:
+        return RecipeError(f"{file}: not TOML: {message}")
+    line = int(m.group(1)) if m.group(1) else max(1, len(text.splitlines()))
+    column = f" (column {m.group(2)})" if m.group(2) else " (at the end)"
+    return RecipeError(f"{file}:{line}: not TOML: {message[:m.start()]}{column}")
+
+
+def read_recipe(path: str | os.PathLike) -> Recipe:
+    """The recipe in a file: a regular file of UTF-8 TOML (a FIFO is refused,
+    never waited on)."""
+    return parse_recipe(read_text(path, "recipe", RecipeError), visible(os.fspath(path)))
 
 
 def step_params(rule: Rule, step: Step, where: str) -> dict[str, object]:
@@ -104,7 +126,7 @@ def step_params(rule: Rule, step: Step, where: str) -> dict[str, object]:
     for name, p in rule.params.items():
         if name in step.params:
             try:
-                out[name] = check_value(step.params[name], p.type, f"{where}: {name}")
+                out[name] = check_value(step.params[name], p.type, f"{where}: {name}", p.bounds)
             except RuleError as e:
                 raise RecipeError(str(e)) from None
         elif p.required:

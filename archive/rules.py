@@ -11,11 +11,17 @@ Parameters are written `$name` and become literals through sqlglot's tree;
 each is also available as `$name_text`, its value as text. `$version_id` and
 `$step` name the step being built. A rule whose header says `computed: X`
 reads `computed_drops`, which Python fills before the view is made.
+
+A parameter line reads `--   name (type[ range][, default value]): what it is`,
+the range one of `>= N`, `> N`, `<= N`, `< N` or `in [A, B]` (a round bracket
+leaves its end out). Every number, in range or not, is finite and within the
+64-bit range: it becomes a literal that DuckDB compares with 64-bit fields.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -24,22 +30,61 @@ from pathlib import Path
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import ErrorLevel
 from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.qualify import qualify
+from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from .errors import WlaError
+from .errors import InvalidName, WlaError
 from .fields import COLUMNS, FIELDS
+from .names import check_name
+from .predicate import split_statements
+from .textfile import read_text
 
 JOB_COLUMNS: tuple[str, ...] = ("line_no", *COLUMNS)
 PARAM_TYPES = ("integer", "number", "boolean", "text", "integers", "predicate", "time")
 BUILTINS = ("version_id", "step")
 _HEADER_KEY = re.compile(r"^--\s*(name|version|rationale|params|action|computed):\s*(.*)$")
-_PARAM = re.compile(r"^--\s+(\w+) \((\w+)(?:, default (.+?))?\): (.+)$")
+_PARAM = re.compile(r"^--\s+(\w+) \((\w+)(?: ([^,]+?|in [\[(][^\])]*[\])]))?(?:, default (.+?))?\): (.+)$")
+_BOUND = re.compile(r"^(>=|>|<=|<) (\S+)$")
+_INTERVAL = re.compile(r"^in ([\[(])\s*(\S+?)\s*,\s*(\S+?)\s*([\])])$")
+INT64 = (-(2**63), 2**63 - 1)
+_DUCKDB = Dialect.get_or_raise("duckdb")
+_QUERY_START = {TokenType.SELECT, TokenType.WITH, TokenType.FROM, TokenType.L_PAREN}
+NUMERIC = ("integer", "number", "integers", "time")
 
 
 class RuleError(WlaError):
     """A rule file that cannot be used: bad header, bad SQL, unknown column."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The values a numeric parameter may take, as its header states them."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False  # `> low` rather than `>= low`
+    high_open: bool = False
+
+    def admits(self, x: float) -> bool:
+        if self.low is not None and (x < self.low or (self.low_open and x == self.low)):
+            return False
+        return not (self.high is not None and (x > self.high or (self.high_open and x == self.high)))
+
+    def __str__(self) -> str:
+        if self.low is not None and self.high is not None:
+            return (f"in {'(' if self.low_open else '['}{_num(self.low)}, {_num(self.high)}"
+                    f"{')' if self.high_open else ']'}")
+        if self.low is not None:
+            return f"{'>' if self.low_open else '>='} {_num(self.low)}"
+        return f"{'<' if self.high_open else '<='} {_num(self.high)}"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 @dataclass(frozen=True)
@@ -49,6 +94,7 @@ class Param:
     default: object  # None: no default (required) or 'none' (filled per log)
     required: bool
     doc: str
+    bounds: Bounds | None = None  # for integer, number and integers
 
 
 @dataclass(frozen=True)
@@ -69,21 +115,64 @@ class Rule:
 
     def params_json(self) -> str:
         return json.dumps({p.name: {"type": p.type, "default": p.default, "required": p.required,
-                                    "doc": p.doc} for p in self.params.values()}, sort_keys=True)
+                                    "doc": p.doc, **({"range": str(p.bounds)} if p.bounds else {})}
+                           for p in self.params.values()}, sort_keys=True)
 
 
-def _default(text: str, ptype: str, where: str) -> object:
+def _default(text: str, ptype: str, where: str, bounds: Bounds | None) -> object:
     if text == "none":
         return None
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         raise RuleError(f"{where}: default {text!r} is not a TOML value") from None
-    return check_value(value, ptype, where)
+    return check_value(value, ptype, f"{where}: default", bounds)
 
 
-def check_value(value: object, ptype: str, where: str) -> object:
-    """A parameter value of the declared type, or an error naming where."""
+def _bounds(text: str | None, ptype: str, where: str) -> Bounds | None:
+    """A range as a parameter line states it, or None."""
+    if text is None:
+        return None
+    if ptype not in ("integer", "number", "integers"):
+        raise RuleError(f"{where}: a range is for integer, number and integers parameters, "
+                        f"not {ptype}")
+
+    def number(t: str) -> float:
+        try:
+            x = float(t)
+        except ValueError:
+            raise RuleError(f"{where}: {t!r} in the range is not a number") from None
+        if not math.isfinite(x):
+            raise RuleError(f"{where}: the range {text!r} has an end that is not finite")
+        return x
+
+    m = _BOUND.match(text)
+    if m:
+        op, x = m.group(1), number(m.group(2))
+        if op.startswith(">"):
+            return Bounds(low=x, low_open=op == ">")
+        return Bounds(high=x, high_open=op == "<")
+    m = _INTERVAL.match(text)
+    if m:
+        low, high = number(m.group(2)), number(m.group(3))
+        if low > high:
+            raise RuleError(f"{where}: the range {text!r} is empty")
+        return Bounds(low, high, m.group(1) == "(", m.group(4) == ")")
+    raise RuleError(f"{where}: {text!r} is not a range; write >= N, > N, <= N, < N or in [A, B]")
+
+
+def _number_problem(x: float) -> str | None:
+    """Why a number cannot be a parameter's value, or None."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "is not a finite number"
+    if not INT64[0] <= x <= INT64[1]:
+        return "is outside the 64-bit range of the fields (about ±9.2e18)"
+    return None
+
+
+def check_value(value: object, ptype: str, where: str, bounds: Bounds | None = None) -> object:
+    """A parameter value of the declared type, finite, within 64 bits and
+    within the parameter's range, or an error naming where."""
     ok = {
         "integer": isinstance(value, int) and not isinstance(value, bool),
         "number": isinstance(value, (int, float)) and not isinstance(value, bool),
@@ -96,6 +185,13 @@ def check_value(value: object, ptype: str, where: str) -> object:
     }[ptype]
     if not ok:
         raise RuleError(f"{where}: {value!r} is not of type {ptype}")
+    if ptype in NUMERIC and not isinstance(value, str):
+        for x in value if isinstance(value, list) else [value]:
+            why = _number_problem(x)
+            if why is None and bounds is not None and not bounds.admits(x):
+                why = f"is out of range: {ptype} {bounds}"
+            if why is not None:
+                raise RuleError(f"{where}: {x!r} {why}")
     return value
 
 
@@ -117,13 +213,15 @@ def _header(text: str, file: str) -> tuple[dict[str, str], dict[str, Param], str
         if current == "params":
             p = _PARAM.match(line)
             if not p:
-                raise RuleError(f"{file}:{i + 1}: a parameter reads '--   name (type, default value): what it is'")
-            name, ptype, default, doc = p.groups()
+                raise RuleError(f"{file}:{i + 1}: a parameter reads "
+                                "'--   name (type[ range][, default value]): what it is'")
+            name, ptype, limits, default, doc = p.groups()
             if ptype not in PARAM_TYPES:
                 raise RuleError(f"{file}:{i + 1}: unknown parameter type {ptype!r}; one of: {', '.join(PARAM_TYPES)}")
             where = f"{file}:{i + 1}"
-            params[name] = Param(name, ptype, _default(default, ptype, where) if default else None,
-                                 default is None, doc.strip())
+            bounds = _bounds(limits, ptype, where)
+            params[name] = Param(name, ptype, _default(default, ptype, where, bounds) if default else None,
+                                 default is None, doc.strip(), bounds)
         elif current == "rationale":
             keys["rationale"] = (keys["rationale"] + " " + line[2:].strip()).strip()
         elif line[2:].strip():
@@ -201,16 +299,27 @@ def _lineage(checked: exp.Expression) -> tuple[tuple[str, ...], tuple[str, ...]]
     return tuple(sorted(reads)), tuple(sorted(writes))
 
 
-def parse_rule(text: str, file: str) -> Rule:
-    """A rule from its file's text, checked against the jobs schema."""
-    keys, params, sql_text = _header(text, file)
+def _query(sql_text: str, file: str) -> exp.Expression:
+    """The rule's one query, parsed strictly. Only text that begins as a
+    query reaches the parser: sqlglot reads a statement it does not know
+    (CALL, LOAD ...) as a 'Command', with a warning on its logger."""
     try:
-        statements = [s for s in sqlglot.parse(sql_text, read="duckdb") if s is not None]
+        chunks = split_statements(_DUCKDB.tokenize(sql_text))
+        if len(chunks) != 1 or chunks[0][0].token_type not in _QUERY_START:
+            raise RuleError(f"{file}: a rule is one SELECT over input")
+        parser = _DUCKDB.parser(error_level=ErrorLevel.IMMEDIATE)
+        statements = [s for s in parser.parse(chunks[0], sql_text) if s is not None]
     except sqlglot.errors.SqlglotError as e:
         raise RuleError(f"{file}: cannot parse the SQL: {str(e).splitlines()[0]}") from None
     if len(statements) != 1 or not isinstance(statements[0], exp.Query):
         raise RuleError(f"{file}: a rule is one SELECT over input")
-    body = normalize_identifiers(statements[0], dialect="duckdb")  # unquoted names: any case
+    return statements[0]
+
+
+def parse_rule(text: str, file: str) -> Rule:
+    """A rule from its file's text, checked against the jobs schema."""
+    keys, params, sql_text = _header(text, file)
+    body = normalize_identifiers(_query(sql_text, file), dialect="duckdb")  # unquoted names: any case
     for ph in body.find_all(exp.Placeholder):
         name = ph.name
         base = name[: -len("_text")] if name.endswith("_text") else name
@@ -220,6 +329,10 @@ def parse_rule(text: str, file: str) -> Rule:
         version = int(keys["version"])
     except ValueError:
         raise RuleError(f"{file}: version {keys['version']!r} is not an integer") from None
+    try:
+        check_name(keys["name"], "rule name")
+    except InvalidName as e:
+        raise RuleError(f"{file}: {e}") from None
     if keys["name"] != Path(file).stem:
         raise RuleError(f"{file}: the rule is named {keys['name']!r}; the file must be {keys['name']}.sql")
     outputs, reads, writes = _check(body, file)
@@ -247,7 +360,7 @@ def load_rules(extra: list[str | Path] | None = None) -> dict[str, Rule]:
     """Every rule, parsed and checked; a broken file stops everything."""
     rules: dict[str, Rule] = {}
     for f in rule_files(extra):
-        rule = parse_rule(f.read_text(encoding="utf-8"), str(f))
+        rule = parse_rule(read_text(f, "rule file", RuleError), str(f))
         rules[rule.name] = rule
     return dict(sorted(rules.items()))
 

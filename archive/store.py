@@ -11,7 +11,8 @@ import duckdb
 import pandas as pd
 from wla.schema import load_sql
 
-from .errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError
+from .errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
+from .guard import checked_statement
 
 DEFAULT_PATH = "archive.duckdb"
 ENV_PATH = "WLA_ARCHIVE"
@@ -22,9 +23,22 @@ def default_path() -> str:
     return os.environ.get(ENV_PATH) or DEFAULT_PATH
 
 
-def _connect(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
+# DuckDB's own guards, behind the query gate (guard.py): no extension is
+# installed or loaded behind the user's back, and a reader cannot reach files
+# (COPY, EXPORT, read_text, glob, ...) or change these settings.
+_ALWAYS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def _config(read_only: bool, read_files: bool) -> dict[str, object]:
+    config: dict[str, object] = dict(_ALWAYS, enable_external_access=read_files)
+    if read_only:
+        config["lock_configuration"] = True
+    return config
+
+
+def _connect(path: str, read_only: bool, read_files: bool = False) -> duckdb.DuckDBPyConnection:
     try:
-        return duckdb.connect(path, read_only=read_only)
+        return duckdb.connect(path, read_only=read_only, config=_config(read_only, read_files))
     except duckdb.Error as e:
         msg = str(e)
         if "lock" in msg.lower():
@@ -39,14 +53,19 @@ def _connect(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
 
 class Archive:
     """One archive file. Writers hold DuckDB's file lock for as long as they
-    are open, so a second process is told the archive is locked."""
+    are open, so a second process is told the archive is locked. A reader
+    may be allowed to read the user's own files from queries (`read_files`);
+    a writer never runs a user's query at all."""
 
-    def __init__(self, path: str | os.PathLike | None = None, write: bool = False):
+    def __init__(self, path: str | os.PathLike | None = None, write: bool = False,
+                 read_files: bool = False):
         self.path = str(path or default_path())
         self.writable = write
+        if write and read_files:
+            raise WlaError("reading files from queries is for an archive opened read-only")
         if not write and not Path(self.path).exists():
             raise ArchiveMissing(f"no archive at {self.path} (ingest a log to create one)")
-        self.con = _connect(self.path, read_only=not write)
+        self.con = _connect(self.path, read_only=not write, read_files=read_files)
         if write:
             for name in SCHEMA_FILES:
                 self.con.execute(load_sql(name))
@@ -79,11 +98,26 @@ class Archive:
 
     # -- reading ----------------------------------------------------------
     def sql(self, query: str, params: list | None = None) -> pd.DataFrame:
-        """Run one query over the archive and return its rows as a DataFrame."""
+        """A user's query over all logs, as a DataFrame: one reading statement
+        (guard.py), on an archive opened read-only."""
+        return self._run(self.checked(query), params).df()
+
+    def checked(self, query: str) -> duckdb.Statement:
+        """The query's one statement, once the gate has passed it."""
+        if self.writable:
+            raise QueryError("queries run on an archive opened read-only; open it with "
+                             "wla.archive.open(path) to query it")
+        return checked_statement(self.con, query)
+
+    def df(self, sql: str, params: list | None = None) -> pd.DataFrame:
+        """wla's own SQL (never a user's text) and its rows as a DataFrame."""
+        return self._run(sql, params).df()
+
+    def _run(self, sql: str | duckdb.Statement, params: list | None) -> duckdb.DuckDBPyConnection:
         try:
-            return self.con.execute(query, params or []).df()
+            return self.con.execute(sql, params or [])
         except duckdb.Error as e:
-            raise QueryError(one_line(e)) from None
+            raise query_error(e) from None
 
     def log_id(self, name: str) -> int:
         rows = self.con.execute("SELECT log_id FROM logs WHERE name = ?", [name]).fetchall()
@@ -101,6 +135,13 @@ class Archive:
             raise WlaError(f"archive {self.path} is open read-only")
 
 
+def query_error(e: duckdb.Error) -> QueryError:
+    """A database error of a query, as the user is told it."""
+    if isinstance(e, duckdb.PermissionException):
+        return QueryError(f"queries do not reach files unless allowed (wla sql --read-files): {one_line(e)}")
+    return QueryError(one_line(e))
+
+
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
     """All or nothing: an exception inside rolls every write back."""
@@ -113,12 +154,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.commit()
 
 
-def one_line(e: Exception) -> str:
-    """The first non-blank line of an error: what a user is shown."""
-    lines = [ln for ln in str(e).splitlines() if ln.strip()]
-    return lines[0] if lines else type(e).__name__
-
-
-def open(path: str | os.PathLike | None = None, write: bool = False) -> Archive:  # noqa: A001
-    """Open an archive: read-only unless `write`; a writer creates the file."""
-    return Archive(path, write=write)
+def open(path: str | os.PathLike | None = None, write: bool = False,  # noqa: A001
+         read_files: bool = False) -> Archive:
+    """Open an archive: read-only unless `write`; a writer creates the file.
+    `read_files` lets the reader's queries read files (read_csv, ...)."""
+    return Archive(path, write=write, read_files=read_files)

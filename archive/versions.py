@@ -51,7 +51,7 @@ def versions(archive: Archive, log: str | None = None) -> pd.DataFrame:
     where, params = "", []
     if log is not None:
         where, params = "WHERE b.name = ?", [base_name(archive, log)]
-    return archive.sql(
+    return archive.df(
         f"""
         SELECT v.name, b.name AS log, v.version, s.name AS built_from,
                b.jobs AS original_jobs, l.jobs,
@@ -67,7 +67,7 @@ def versions(archive: Archive, log: str | None = None) -> pd.DataFrame:
 
 
 def steps(archive: Archive, name: str) -> pd.DataFrame:
-    return archive.sql(
+    return archive.df(
         "SELECT step, rule, rule_version, left(fingerprint, 12) AS fingerprint, params, "
         "jobs_in, dropped, changed, note FROM steps WHERE version_id = ? ORDER BY step",
         [archive.log_id(name)])
@@ -86,7 +86,7 @@ def diff(archive: Archive, log: str, v1: str, v2: str) -> tuple[pd.DataFrame, pd
     changed = " UNION ALL ".join(
         f"SELECT x.line_no, x.job, '{c}' AS field, x.{c} AS value_1, y.{c} AS value_2 "
         f"FROM x JOIN y USING (line_no) WHERE x.{c} IS DISTINCT FROM y.{c}" for c in COLUMNS)
-    detail = archive.sql(
+    detail = archive.df(
         f"""
         WITH x AS (SELECT * FROM jobs WHERE log_id = {ida}),
              y AS (SELECT * FROM jobs WHERE log_id = {idb}),
@@ -136,7 +136,7 @@ def why(archive: Archive, log: str, job: int, version: str | None = None) -> tup
     if not lines:
         raise LogNotFound(f"{base} has no job {job}")
     ids = sorted({i for n in names for i in lineage(archive, n)})
-    decisions = archive.sql(
+    decisions = archive.df(
         f"""
         SELECT version, step, rule, rule_version, left(fingerprint, 12) AS fingerprint,
                line_no, action, field, old_value, new_value, reason
@@ -144,7 +144,7 @@ def why(archive: Archive, log: str, job: int, version: str | None = None) -> tup
         WHERE version_id IN {_decided(ids)} AND line_no IN ({', '.join(map(str, lines))})
         ORDER BY version_id, step, line_no, field NULLS FIRST
         """)
-    kept = archive.sql(
+    kept = archive.df(
         f"""
         SELECT v.name AS version, l.line_no,
                EXISTS (SELECT 1 FROM jobs j WHERE j.log_id = v.log_id AND j.line_no = l.line_no) AS kept

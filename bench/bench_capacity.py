@@ -62,8 +62,8 @@ def main() -> None:
             log_id = a.log_id(LOG)
             sql = ("SELECT count(*) FILTER (WHERE starts AND usage > ?) AS exceptions, max(usage) AS ceiling "
                    "FROM usage_steps WHERE log_id = ?")
-            base, want = best(args.repeat, lambda: a.sql(sql, [args.capacity, log_id]).iloc[0])
-            load, jobs = best(args.repeat, lambda: a.sql(log_query(a, LOG)))
+            base, want = best(args.repeat, lambda: a.df(sql, [args.capacity, log_id]).iloc[0])
+            load, jobs = best(args.repeat, lambda: a.df(log_query(a, LOG)))
 
     n = len(jobs)
     rep, report = best(args.repeat, lambda: capacity_report(jobs, args.capacity))

@@ -16,13 +16,13 @@ from wla.archive.load import load_profile, local_time, log_clock
 from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
 from .render import frame_text
 
-PlotOpt = typer.Option(None, "--plot", help="Draw a PNG to this file")
+PlotOpt = typer.Option(None, "--plot", readable=False, help="Draw a PNG to this file")
 JsonOpt = typer.Option(False, "--json", help="Print JSON")
 CapacityOpt = typer.Option(None, "--capacity", help="Processors of the machine [default: the log's machine size]")
 
 
 def _capacity(facts: dict, capacity: Optional[int]) -> int:
-    size = capacity or facts["machine_size"]
+    size = capacity if capacity is not None else facts["machine_size"]  # --capacity 0 is refused, not ignored
     if size is None:
         raise UsageError(f"{facts['name']} has no machine size: give --capacity N, "
                          f"or set it with `wla set {facts['name']} max-procs N`")

@@ -1,23 +1,50 @@
 """Commands of cleaning: rules, clean, versions, diff, why, provenance, publish."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from wla.archive import UsageError
+from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.bind import value_text
 from wla.archive.build import clean
 from wla.archive.provenance import provenance_json
 from wla.archive.publish import publish
+from wla.archive.ranges import INT64, MAX_COUNT, whole
+from wla.archive.rawfile import not_regular, open_regular
 from wla.archive.rules import load_rules
 from wla.archive.versions import diff, steps, version_name, versions, why
 
 from .app import ArchiveOpt, app, archive_path
 from .render import frame_text
 
-RulesOpt = typer.Option(None, "--rules", help="Also load the rules in this folder (repeatable)")
+RulesOpt = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
+
+
+def _rule_folders(folders: Optional[List[Path]]) -> None:
+    """Each folder given with --rules, and its *.sql files, can be read: a
+    folder that cannot be listed would otherwise add no rules without a word,
+    and a FIFO named x.sql would wait for a writer forever."""
+    for folder in folders or []:
+        name = str(folder)
+        try:
+            mode = os.stat(name).st_mode
+        except FileNotFoundError:
+            continue  # the rules say so: no such folder of rules
+        except OSError as e:
+            raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
+        kind = not_regular(mode)
+        if kind != "a folder":
+            raise InputError(name, None, f"is {kind or 'a file'}, not a folder of rules")
+        try:
+            files = sorted(Path(name).glob("*.sql"))
+            os.listdir(name)  # glob says nothing of a folder it cannot list
+        except OSError as e:
+            raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
+        for f in files:
+            os.close(open_regular(str(f)))
 
 
 @app.command("rules")
@@ -26,6 +53,7 @@ def rules_cmd(
     rules: Optional[List[Path]] = RulesOpt,
 ) -> None:
     """List the cleaning rules (name, version, fingerprint, parameters)."""
+    _rule_folders(rules)
     found = load_rules(rules)
     if name is None:
         for r in found.values():
@@ -46,11 +74,12 @@ def rules_cmd(
 
 @app.command("clean")
 def clean_cmd(
-    recipe: Path = typer.Argument(..., help="Recipe (TOML): log, version, [[step]]s"),
+    recipe: Path = typer.Argument(..., readable=False, help="Recipe (TOML): log, version, [[step]]s"),
     rules: Optional[List[Path]] = RulesOpt,
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Build a cleaned version from a recipe: one view per step, every decision recorded."""
+    _rule_folders(rules)
     with open_archive(archive_path(archive), write=True) as a:
         res = clean(a, recipe, rules)
     if res.status == "unchanged":
@@ -100,6 +129,7 @@ def diff_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Jobs dropped or changed between two versions, grouped by rule."""
+    whole("limit", limit, 0, MAX_COUNT)
     with open_archive(archive_path(archive)) as a:
         summary, detail = diff(a, log, v1, v2)
     if detail.empty:
@@ -121,6 +151,7 @@ def why_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Every decision that touched a job: step, rule, action, values, reason."""
+    whole("job", job, *INT64)  # job numbers are 64-bit in the archive
     with open_archive(archive_path(archive)) as a:
         decisions, kept = why(a, log, job, version)
     if kept.empty:
@@ -139,7 +170,7 @@ def why_cmd(
 def provenance_cmd(
     log: str,
     version: str,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False, help="Write to this file"),
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """A version's provenance as W3C PROV-JSON."""
@@ -156,7 +187,7 @@ def provenance_cmd(
 def publish_cmd(
     log: str,
     version: str,
-    output: Path = typer.Option(..., "--output", "-o", help="FILE.swf or FILE.swf.gz"),
+    output: Path = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf or FILE.swf.gz"),
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Write a version as a self-documenting SWF file; it becomes immutable."""

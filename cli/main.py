@@ -1,7 +1,10 @@
 """The `wla` command: parses arguments, calls wla's functions, prints."""
 from __future__ import annotations
 
+import errno
 import json
+import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,20 +17,20 @@ from wla.archive import WlaError
 from wla.archive import open as open_archive
 from wla.archive.catalog import SETTABLE, catalog, log_info, set_fact
 from wla.archive.convert import convert
+from wla.archive.errors import OptionError
 from wla.archive.export import export_swf, log_query, write_query
 from wla.archive.ingest import IngestResult, ingest
 from wla.archive.quality import COUNTS, quality
-from wla.archive.query import check_read_only, run_query
 from wla.archive.store import one_line
 
 from . import analysis, cleaning, simulation  # noqa: F401  (register their commands)
-from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
+from .app import ArchiveOpt, Escaped, ExcludeOpt, WhereOpt, _chosen, app, archive_path
 from .render import frame_text, percent_columns
 
 
 @app.command("ingest")
 def ingest_cmd(
-    paths: List[Path] = typer.Argument(..., help=".swf / .swf.gz files and folders"),
+    paths: List[Path] = typer.Argument(..., readable=False, help=".swf / .swf.gz files and folders"),
     lenient: bool = typer.Option(False, help="Keep bad lines in the rejects table instead of refusing the file"),
     replace: bool = typer.Option(False, help="Replace a log of the same name holding a different file"),
     name: Optional[str] = typer.Option(None, help="Log name (one file only) [default: file name]"),
@@ -66,10 +69,11 @@ def ingest_cmd(
 
 @app.command("convert")
 def convert_cmd(
-    path: Path = typer.Argument(..., help="Accounting records: a CSV with named columns, or sacct --parsable2 output"),
+    path: Path = typer.Argument(..., readable=False,
+                                help="Accounting records: a CSV with named columns, or sacct --parsable2 output"),
     fmt: str = typer.Option(..., "--format", "-f", help="csv or sacct"),
     name: Optional[str] = typer.Option(None, help="Log name [default: the file's name]"),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Also keep the SWF file here"),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", readable=False, help="Also keep the SWF file here"),
     tz: Optional[str] = typer.Option(None, help="Time zone of times written without one, e.g. Europe/Paris"),
     max_procs: Optional[int] = typer.Option(None, help="Processors of the machine (the header's MaxProcs)"),
     replace: bool = typer.Option(False, help="Replace a log of the same name"),
@@ -142,20 +146,21 @@ def set_cmd(
 def sql_cmd(
     query: str,
     fmt: str = typer.Option("table", "--format", "-f", help="table, csv, json or parquet"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False, help="Write to this file"),
+    read_files: bool = typer.Option(False, "--read-files",
+                                    help="Let the query read files (read_csv, read_parquet, ...); off by default"),
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Run one read-only SQL query over all logs (tables: logs, jobs, typed_jobs, ...)."""
-    with open_archive(archive_path(archive)) as a:
+    with open_archive(archive_path(archive), read_files=read_files) as a:
         if fmt == "table":
-            frame = run_query(a, query)
+            frame = a.sql(query)
             text = frame_text(frame)
             if output:
                 output.write_text(text + "\n", encoding="utf-8")
             else:
                 typer.echo(text)
             return
-        check_read_only(query)
         text = write_query(a, query, fmt, output)
     if text is not None:
         typer.echo(text.rstrip("\n"))
@@ -164,7 +169,7 @@ def sql_cmd(
 @app.command("export")
 def export_cmd(
     log: Optional[str] = typer.Argument(None, help="Log to export"),
-    output: Path = typer.Option(..., "--output", "-o",
+    output: Path = typer.Option(..., "--output", "-o", readable=False,
                                 help="FILE.swf, FILE.swf.gz or FILE.parquet"),
     query: Optional[str] = typer.Option(None, help="Export this query's rows instead of a log (Parquet)"),
     where: Optional[str] = WhereOpt,
@@ -179,7 +184,6 @@ def export_cmd(
         if query is not None:
             if not parquet:
                 raise WlaError("--query exports to Parquet: name the output FILE.parquet")
-            check_read_only(query)
             write_query(a, query, "parquet", output)
             typer.echo(f"wrote {output}")
         elif parquet:
@@ -220,15 +224,97 @@ SHORT = {
 }
 
 
+TRACEBACK_ENV = "WLA_TRACEBACK"
+EX_SOFTWARE = 70  # sysexits.h: a bug in wla, not in its input
+EX_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+EX_PIPE = 141  # 128 + SIGPIPE: whoever read the output stopped (`wla sql ... | head`)
+
+
 def main() -> None:
+    """The `wla` command. Whatever ends it early is one line on stderr: status
+    1 for what the user can change (input, options, memory), 130 for an
+    interrupt, 70 for a bug in wla; a closed output pipe ends it quietly.
+    WLA_TRACEBACK=1 raises instead, with the traceback."""
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)  # its warnings would print before wla's error
     try:
-        app()
-    except WlaError as e:
-        typer.echo(f"wla: {e}", err=True)
-        sys.exit(1)
-    except duckdb.Error as e:  # a database failure wla did not foresee: still one line
-        typer.echo(f"wla: database error: {one_line(e)}", err=True)
-        sys.exit(1)
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
+    except SystemExit:
+        raise
+    except BaseException as e:  # every way out is reported below
+        error = e.error if isinstance(e, Escaped) else e
+        if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+            if error is e:
+                raise
+            raise error from None
+        try:
+            status, message = failure(error)
+        except Exception:  # the report itself failed: still one line
+            status, message = EX_SOFTWARE, _internal(error)
+        if message is not None:
+            try:
+                typer.echo(f"wla: {message}", err=True)
+            except OSError:  # stderr closed too: the status is all that is left
+                pass
+        sys.exit(status)
+
+
+def failure(error: BaseException) -> tuple[int, str | None]:
+    """The exit status and the one line (None: say nothing) for an exception
+    that ended a command."""
+    if isinstance(error, OptionError):
+        return 1, f"{_spelled(error.name)} {error.problem}"
+    if isinstance(error, WlaError):
+        return 1, " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+    if isinstance(error, (KeyboardInterrupt, duckdb.InterruptException)):
+        return EX_INTERRUPTED, "interrupted"
+    if isinstance(error, (MemoryError, duckdb.OutOfMemoryException)):
+        command = _chosen.get("command")
+        return 1, "out of memory" + (f" while running `wla {command}`" if command else "")
+    if isinstance(error, duckdb.Error):  # a database failure wla did not foresee: still one line
+        return 1, f"database error: {one_line(error)}"
+    if isinstance(error, OSError) and error.errno == errno.EPIPE:
+        _quiet_stdout()
+        return EX_PIPE, None
+    if isinstance(error, OSError) and error.errno is not None and error.strerror:
+        # The system refused: a file given (an output folder that is missing,
+        # a file that cannot be written), a full disk. Not a bug in wla.
+        return 1, (f"{error.filename}: " if error.filename else "") + error.strerror
+    return EX_SOFTWARE, _internal(error)
+
+
+def _internal(error: BaseException) -> str:
+    what = f"{type(error).__name__}: {one_line(error)}" if str(error).strip() else type(error).__name__
+    return f"internal error: {what} (set {TRACEBACK_ENV}=1 to see the traceback; please report it)"
+
+
+def _spelled(name: str) -> str:
+    """A parameter as the command line spells it: --load-factor for
+    load_factor, JOB for an argument; the name itself outside a command."""
+    from typer.main import get_command
+
+    command = get_command(app).commands.get(_chosen.get("command", ""))
+    for param in command.params if command is not None else []:
+        if param.name == name:
+            if param.param_type_name == "option":
+                return max(param.opts, key=len)
+            return name.upper()  # an argument, as --help shows it
+    return name
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device: Python flushes it again at exit, and
+    would fail on the closed pipe with a message of its own."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError):  # no descriptor (tests capture into memory)
+        pass
 
 
 if __name__ == "__main__":

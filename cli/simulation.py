@@ -87,13 +87,18 @@ def simulate_cmd(
     """Replay a log, a version or a query on a simulated machine and print the metrics."""
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
-    writes = save_to is not None and not save_to.endswith(".parquet")
-    with open_archive(archive_path(archive), write=writes) as a:
+    path = archive_path(archive)
+    with open_archive(path) as a:  # read-only, whatever is saved afterwards
         workload = from_archive(a, log, version, query, procs, exclude)
-        result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
-                          stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
-                          ties=ties, passes=passes, check=check)
-        saved = save(result, save_to, a) if save_to is not None else None
+    result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
+                      stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
+                      ties=ties, passes=passes, check=check)
+    saved = None
+    if save_to is not None and save_to.endswith(".parquet"):
+        saved = save(result, save_to)
+    elif save_to is not None:
+        with open_archive(path, write=True) as a:
+            saved = save(result, save_to, a)
     if as_json:
         typer.echo(result.to_json())
     else:
@@ -108,8 +113,10 @@ def simulate_cmd(
 @app.command("esp")
 def esp_cmd(
     procs: int = typer.Option(..., "--procs", help="Processors of the machine"),
-    mix: Path = typer.Option(EXAMPLE_MIX, "--mix", help="Job mix CSV: type,fraction,run,count [default: an example]"),
-    full_at: List[float] = typer.Option([], "--full-at", help="Arrival time (s) of a full-machine job; once per job"),
+    mix: Path = typer.Option(EXAMPLE_MIX, "--mix", readable=False,
+                             help="Job mix CSV: type,fraction,run,count [default: an example]"),
+    full_arrivals: List[float] = typer.Option([], "--full-at",
+                                              help="Arrival time (s) of a full-machine job; once per job"),
     policy: str = PolicyOpt,
     estimate: str = EstimateOpt,
     overrun: str = OverrunOpt,
@@ -120,7 +127,7 @@ def esp_cmd(
     as_json: bool = JsonOpt,
 ) -> None:
     """Score a policy on an ESP-style workload: efficiency, and with the MWF idle-at-end taken out."""
-    result, score = run_esp(read_mix(mix), procs, policy, seed, full_at, estimate=estimate, overrun=overrun,
+    result, score = run_esp(read_mix(mix), procs, policy, seed, full_arrivals, estimate=estimate, overrun=overrun,
                             ties=ties, passes=passes, check=check)
     if as_json:
         typer.echo(json.dumps({**result.summary(), "esp": score.to_dict()}, indent=2))

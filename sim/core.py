@@ -15,7 +15,7 @@ What differs is only the bookkeeping that makes it fast:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from wla.archive.jit import njit
 
 FCFS, EASY, CONSERVATIVE = 0, 1, 2
 TRUNCATE, EXTEND, KEEP = 0, 1, 2

@@ -20,13 +20,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from wla.archive import ranges
 from wla.archive.errors import InputError, UsageError
+from wla.archive.rawfile import open_regular
 
 if TYPE_CHECKING:
     from .result import SimResult
 
 EXAMPLE_MIX = Path(__file__).with_name("esp_mix.csv")
 MIX_COLUMNS = ("type", "fraction", "run", "count")
+# The MWF reference schedule keeps a time per processor: 2**24 of them take
+# about 10 s and 1 GB, which bounds the machine an ESP run may have.
+MAX_ESP_PROCESSORS = 2**24
+# Times in seconds up to 2**53, where every whole second is an exact double.
+MAX_SECONDS = 2**53
 
 
 def _number(text: str, path: str, line: int, column: str) -> float:
@@ -43,8 +50,15 @@ def read_mix(path: str | Path) -> pd.DataFrame:
     """A job mix from CSV (header type,fraction,run,count), checked row by row
     so that a mistake is reported as FILE:LINE rather than as a bad workload."""
     name = str(path)
-    with open(path, newline="") as f:
-        rows = [(n, cells) for n, cells in enumerate(csv.reader(f), start=1) if any(c.strip() for c in cells)]
+    try:  # a regular file only: a FIFO would wait for a writer forever
+        with open(open_regular(name), newline="", encoding="utf-8-sig") as f:
+            rows = [(n, cells) for n, cells in enumerate(csv.reader(f), start=1) if any(c.strip() for c in cells)]
+    except UnicodeDecodeError:
+        raise InputError(name, None, "not UTF-8 text") from None
+    except csv.Error as e:
+        raise InputError(name, None, f"not CSV ({e})") from None
+    except OSError as e:
+        raise InputError(name, None, f"cannot read file ({e.strerror or e})") from None
     if not rows:
         raise InputError(name, 1, "empty file: no header row")
     header_line, header = rows[0]
@@ -95,15 +109,11 @@ def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequen
     submitted in `batches` equal batches `gap` seconds apart; full-machine
     jobs (fraction 1) arrive at `full_arrivals`, which the benchmark fixes.
     """
-    if procs < 1:
-        raise UsageError(f"procs must be >= 1, not {procs}")
-    if batches < 1:
-        raise UsageError(f"batches must be >= 1, not {batches}")
-    if not (math.isfinite(gap) and gap >= 0):
-        raise UsageError(f"gap must be a finite number >= 0, not {gap}")
-    arrivals = [float(t) for t in full_arrivals]
-    if not all(math.isfinite(t) for t in arrivals):
-        raise UsageError("full_arrivals must be finite times")
+    ranges.whole("procs", procs, 1, MAX_ESP_PROCESSORS)
+    ranges.whole("seed", seed, 0, ranges.MAX_SEED)
+    ranges.whole("batches", batches, 1, ranges.MAX_COUNT)
+    ranges.number("gap", gap, 0, MAX_SECONDS)
+    arrivals = [ranges.number("full_arrivals", t, 0, MAX_SECONDS) for t in full_arrivals]
 
     fraction = mix["fraction"].to_numpy(dtype=float)
     count = mix["count"].to_numpy(dtype=int)
@@ -139,8 +149,7 @@ def _jobs(run: ArrayLike, procs: ArrayLike, P: int) -> tuple[np.ndarray, np.ndar
     procs = np.asarray(procs)
     if run.shape != procs.shape or run.ndim != 1:
         raise UsageError("run and procs must be one-dimensional and of the same length")
-    if P < 1:
-        raise UsageError(f"P must be >= 1, not {P}")
+    ranges.whole("P", P, 1, MAX_ESP_PROCESSORS)
     if not np.all(np.isfinite(run) & (run >= 0)):
         raise UsageError("run times must be finite and >= 0")
     if np.any(procs != np.floor(procs)) or np.any(procs < 1):

@@ -7,8 +7,8 @@ the tests, and on request (--check)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from wla.archive.errors import WlaError
+from wla.archive.jit import njit
 
 
 class ScheduleInvalid(WlaError):

@@ -18,8 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from wla.archive.errors import UsageError
+from wla.archive.ranges import MAX_COUNT
 
 KINDS = ("user", "exact", "badness", "last")
+# Badness factors up to a million: estimates stay finite (run times are at
+# most 2**53 s) and far past any factor studied (0 to 10 or so).
+MAX_BADNESS = 1e6
 
 
 @dataclass(frozen=True)
@@ -37,9 +41,12 @@ class Estimator:
 
 
 def parse_estimator(text: str | Estimator) -> Estimator:
-    """`user`, `exact`, `badness:F` (F >= 0) or `last:K` (K >= 1)."""
-    if isinstance(text, Estimator):
-        return text
+    """`user`, `exact`, `badness:F` (0 <= F <= 1e6) or `last:K` (1 <= K < 2**31)."""
+    if isinstance(text, Estimator):  # built by hand: the same ranges as the text's
+        if (text.kind in ("user", "exact") or (text.kind == "badness" and 0 <= text.factor <= MAX_BADNESS)
+                or (text.kind == "last" and 1 <= text.k <= MAX_COUNT)):
+            return text
+        raise UsageError(f"not an estimate the simulator has: {text!r}")
     kind, _, arg = str(text).strip().partition(":")
     if kind in ("user", "exact") and not arg:
         return Estimator(kind)
@@ -48,13 +55,14 @@ def parse_estimator(text: str | Estimator) -> Estimator:
             factor = float(arg)
         except ValueError:
             factor = -1.0
-        if factor >= 0 and np.isfinite(factor):
+        if 0 <= factor <= MAX_BADNESS:  # false for nan
             return Estimator("badness", factor=factor)
-        raise UsageError(f"badness takes a factor >= 0, as in badness:0.5, not {arg!r}")
+        raise UsageError(f"badness takes a factor in [0, {MAX_BADNESS:,.0f}], as in badness:0.5, not {arg!r}")
     if kind == "last" and arg:
-        if arg.isdigit() and int(arg) >= 1:
+        # ASCII digits only (int() takes '²' and '1_0'), and few enough of them for int()
+        if arg.isascii() and arg.isdigit() and len(arg) <= 10 and 1 <= int(arg) <= MAX_COUNT:
             return Estimator("last", k=int(arg))
-        raise UsageError(f"last takes a whole number of jobs >= 1, as in last:2, not {arg!r}")
+        raise UsageError(f"last takes a whole number of jobs from 1 to {MAX_COUNT:,}, as in last:2, not {arg!r}")
     raise UsageError(f"unknown estimate {text!r}; one of user, exact, badness:F, last:K")
 
 

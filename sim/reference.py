@@ -46,18 +46,39 @@ from dataclasses import dataclass
 
 import numpy as np
 from wla.archive.errors import UsageError
+from wla.archive.ranges import MAX_COUNT, MAX_PROCESSORS, MAX_SEED, number, whole
 
 POLICIES = ("fcfs", "easy", "conservative")
 OVERRUNS = ("truncate", "extend", "keep")
 TIES = ("log", "reverse")
 PASSES = ("instant", "event")
+# Load factors from a millionth to a million: beyond, arrivals collapse into
+# one instant or spread over millions of years, and the times lose meaning.
+LOAD_FACTORS = (1e-6, 1e6)
 
 
-def check_options(policy: str, overrun: str, ties: str = "log", passes: str = "instant") -> None:
+def check_options(policy: str, overrun: str, ties: str = "log", passes: str = "instant", *,
+                  procs: int | None = None, tau: float | None = None, warmup: float | None = None,
+                  load_factor: float | None = None, seed: int | None = None, last_k: int | None = None) -> None:
+    """Refuse a setting the simulator does not have: a name not among the
+    choices, a number outside its range (README, "Semantics"). Numbers left
+    None are not checked; every entry point checks what it is given here."""
     for value, allowed, what in ((policy, POLICIES, "policy"), (overrun, OVERRUNS, "overrun mode"),
                                  (ties, TIES, "tie order"), (passes, PASSES, "pass rule")):
         if value not in allowed:
             raise UsageError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
+    if procs is not None:
+        whole("procs", procs, 1, MAX_PROCESSORS)
+    if tau is not None:
+        number("tau", tau, 0, low_open=True)
+    if warmup is not None:
+        number("warmup", warmup, 0, 1, high_open=True)
+    if load_factor is not None:
+        number("load_factor", load_factor, *LOAD_FACTORS)
+    if seed is not None:
+        whole("seed", seed, 0, MAX_SEED)
+    if last_k is not None:
+        whole("last_k", last_k, 0, MAX_COUNT)
 
 
 def apply_overrun(run, estimate, overrun: str) -> tuple[np.ndarray, np.ndarray]:
@@ -161,7 +182,7 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
     """Start time of every job (NaN where it never started: it cannot, if the
     input was checked). Inputs are arrays in log order; `user` is needed only
     with `last_k` > 0."""
-    check_options(policy, overrun, ties, passes)
+    check_options(policy, overrun, ties, passes, procs=P, last_k=last_k)
     submit = np.asarray(submit, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
     run, own = apply_overrun(run, estimate, overrun)

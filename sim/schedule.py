@@ -26,20 +26,24 @@ def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun
              user=None, last_k: int = 0, ties: str = "log", passes: str = "instant") -> Schedule:
     """The schedule the core computes; same arguments and semantics as
     `reference.simulate_reference`."""
-    check_options(policy, overrun, ties, passes)
+    check_options(policy, overrun, ties, passes, procs=P, last_k=last_k)
     submit = np.ascontiguousarray(submit, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
     run, own = apply_overrun(run, estimate, overrun)
     n = len(submit)
     order = arrival_order(submit, ties)
+    window = last_k
     if last_k > 0:
         _, users = np.unique(np.asarray(user), return_inverse=True)
         n_users = int(users.max()) + 1 if n else 1
+        # The core keeps last_k run times per user; a user never has more than
+        # their jobs, so a longer window is the same window in less memory.
+        window = min(last_k, int(np.bincount(users).max())) if n else 1
     else:
         users, n_users = np.zeros(n, dtype=np.int64), 1
     start, used = simulate_core(
         submit[order], run[order], procs[order], own[order], users[order].astype(np.int64),
-        order.astype(np.int64), int(P), POLICY_CODES[policy], OVERRUN_CODES[overrun], int(last_k),
+        order.astype(np.int64), int(P), POLICY_CODES[policy], OVERRUN_CODES[overrun], int(window),
         n_users, passes == "event")
     out_start = np.empty(n)
     out_used = np.empty(n)

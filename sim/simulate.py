@@ -27,14 +27,9 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     archive's column names, or a DuckDB relation) on P processors.
     `exclude` picks jobs that are simulated but not measured; `procs`
     overrides the machine size; `load_factor` divides interarrival times."""
-    check_options(policy, overrun, ties, passes)
+    check_options(policy, overrun, ties, passes, procs=procs, tau=tau, warmup=warmup,
+                  load_factor=load_factor, seed=seed)
     estimator = parse_estimator(estimate)
-    if not load_factor > 0:
-        raise UsageError(f"the load factor must be positive, not {load_factor}")
-    if not 0 <= warmup < 1:
-        raise UsageError(f"the warm-up is a fraction of the jobs in [0, 1), not {warmup}")
-    if not tau > 0:
-        raise UsageError(f"tau must be positive, not {tau}")
     if not isinstance(workload, Workload):
         if hasattr(workload, "df") and not isinstance(workload, pd.DataFrame):
             workload = workload.df()  # a DuckDB relation

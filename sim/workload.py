@@ -20,7 +20,7 @@ from wla.archive.catalog import log_facts
 from wla.archive.errors import UsageError
 from wla.archive.export import log_query
 from wla.archive.predicate import LogClock, predicate_sql
-from wla.archive.query import run_query
+from wla.archive.ranges import MAX_PROCESSORS, whole
 from wla.archive.store import Archive, one_line
 
 REASONS = (
@@ -60,6 +60,21 @@ def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
     return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
+def _ids(frame: pd.DataFrame, name: str, default: np.ndarray) -> np.ndarray:
+    """An identifier column as int64, exactly (a double holds only 53 bits),
+    -1 where unknown; `default` when the column is absent."""
+    if name not in frame.columns:
+        return default
+    column = frame[name]
+    if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
+        values = column.to_numpy(dtype=np.int64)
+    else:
+        floats = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        fits = np.abs(floats) < 2.0**63
+        values = np.where(fits, floats, -1).astype(np.int64)
+    return values
+
+
 def _known(values: np.ndarray) -> np.ndarray:
     """Positive values, NaN elsewhere (SWF writes -1 for unknown)."""
     return np.where(values > 0, values, np.nan)
@@ -93,8 +108,7 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
         raise UsageError(f"the workload lacks {', '.join(need)} (columns: {', '.join(map(str, frame.columns))})")
     if procs is None:
         raise UsageError("the machine size is unknown: give the number of processors (--procs)")
-    if procs <= 0:
-        raise UsageError(f"the machine needs at least one processor, not {procs}")
+    procs = whole("procs", procs, 1, MAX_PROCESSORS)  # given, or the log's machine size
     n = len(frame)
     submit = _column(frame, "submit")
     run = _known(_column(frame, "run"))
@@ -103,9 +117,9 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
     req_time = _known(_column(frame, "req_time"))
     estimate = np.where(np.isnan(req_time), run, req_time)
     users = next((c for c in ("user_id", "user") if c in frame.columns), None)
-    user = _column(frame, users or "user_id")
-    user = np.where(np.isnan(user) | (user < 0), -1, user).astype(np.int64)
-    job = _column(frame, "job") if "job" in frame.columns else np.arange(1, n + 1, dtype=np.float64)
+    user = _ids(frame, users or "user_id", np.full(n, -1, dtype=np.int64))
+    user = np.where(user < 0, -1, user)
+    job = _ids(frame, "job", np.arange(1, n + 1, dtype=np.int64))
     excluded = exclusion_mask(frame, exclude, clock)
     if "excluded" in frame.columns:
         excluded = excluded | frame["excluded"].fillna(False).to_numpy(dtype=bool)
@@ -116,7 +130,7 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
         reason[(reason == -1) & bad] = i
     keep = reason == -1
     return Workload(
-        job=np.nan_to_num(job[keep], nan=-1).astype(np.int64),
+        job=job[keep],
         submit=submit[keep],
         run=run[keep],
         procs=width[keep].astype(np.int64),
@@ -141,7 +155,7 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
     if query is not None:
         if version is not None:
             raise UsageError("--version applies to a log, not to a --query")
-        frame = run_query(archive, query)
+        frame = archive.sql(query)
         name = None
         if "log" in frame.columns and frame["log"].nunique() == 1:
             name = str(frame["log"].iloc[0])
@@ -150,7 +164,7 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
     else:
         name = f"{log}@{version}" if version else log
         facts = log_facts(archive, name)
-        frame = archive.sql(log_query(archive, name))  # all 18 fields, for --exclude
+        frame = archive.df(log_query(archive, name))  # all 18 fields, for --exclude
         source = {"log": name}
     machine = procs if procs is not None else facts.get("machine_size")
     clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))

@@ -1,16 +1,24 @@
 """Fixtures over the real logs of the Parallel Workloads Archive."""
 from __future__ import annotations
 
+import gzip
 import os
 import re
+import signal
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import settings
 from wla.archive import open as open_archive
 from wla.archive.fields import COLUMNS
 from wla.archive.ingest import ingest
+
+# Property tests draw the same examples on every run and every machine: a
+# test that fails, fails again.
+settings.register_profile("wla", derandomize=True, database=None)
+settings.load_profile("wla")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_ENV = "WLA_DATA"
@@ -30,6 +38,17 @@ def manifest() -> dict[str, dict]:
             out[m.group(1)] = {"jobs": int(m.group(2).replace(",", "")),
                                "header": int(m.group(3)), "sha": m.group(4)}
     return out
+
+
+# The 18 fields by short name, for reading a log with pandas alone.
+SWF_NAMES = ["job", "submit", "wait", "run", "procs", "cpu", "mem", "req_procs", "req_time",
+             "req_mem", "status", "user", "group", "app", "queue", "partition", "prev", "think"]
+
+
+def pandas_log(name: str) -> pd.DataFrame:
+    """A real log's jobs as pandas reads the file, independently of wla."""
+    with gzip.open(data_dir() / f"{name}.swf.gz", "rt") as fh:
+        return pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=SWF_NAMES)
 
 
 def real_files() -> list[Path]:
@@ -57,3 +76,20 @@ def make_jobs(rows: list[dict]) -> pd.DataFrame:
     for c in ("submit", "wait", "run", "cpu", "mem", "req_time", "req_mem", "think"):
         frame[c] = frame[c].astype(np.float64)
     return frame
+
+
+class Blocked(Exception):
+    """A command waited on a FIFO (or anything else that never answers)."""
+
+
+@pytest.fixture
+def never_waits():
+    """A command that opens a FIFO would wait for a writer forever: an alarm
+    ends it with Blocked, so the test fails rather than the whole run hangs."""
+    def stop(signum, frame):
+        raise Blocked("waited on a FIFO")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(30)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)

@@ -67,7 +67,7 @@ SNAPSHOT = {
 
 
 def snapshot(a) -> dict[str, pd.DataFrame]:
-    return {k: a.sql(q) for k, q in SNAPSHOT.items()}
+    return {k: a.df(q) for k, q in SNAPSHOT.items()}
 
 
 def assert_same(before: dict[str, pd.DataFrame], after: dict[str, pd.DataFrame]) -> None:
@@ -176,7 +176,7 @@ def test_bad_line_lenient_keeps_it_in_rejects(archive, tmp_path, case):
     assert (r.jobs, r.rejects) == (case.jobs, 1)
     log_id = archive.log_id(case.id)
 
-    rejects = archive.sql(f"SELECT line_no, text, reason FROM rejects WHERE log_id = {log_id}")
+    rejects = archive.df(f"SELECT line_no, text, reason FROM rejects WHERE log_id = {log_id}")
     assert rejects.to_dict("records") == [
         {"line_no": case.line, "text": case.text, "reason": problem}]
     assert case.word in problem
@@ -185,15 +185,15 @@ def test_bad_line_lenient_keeps_it_in_rejects(archive, tmp_path, case):
     lines = case.raw.split(b"\n")
     expected = [n for n, ln in enumerate(lines, 1)
                 if ln.strip() and not ln.lstrip().startswith(b";") and n != case.line]
-    got = archive.sql(f"SELECT line_no FROM jobs WHERE log_id = {log_id} ORDER BY line_no")
+    got = archive.df(f"SELECT line_no FROM jobs WHERE log_id = {log_id} ORDER BY line_no")
     assert got["line_no"].tolist() == expected
-    logs = archive.sql(f"SELECT jobs, rejects, lenient FROM logs WHERE log_id = {log_id}")
+    logs = archive.df(f"SELECT jobs, rejects, lenient FROM logs WHERE log_id = {log_id}")
     assert logs.to_dict("records") == [{"jobs": case.jobs, "rejects": 1, "lenient": True}]
-    header = archive.sql(f"SELECT text FROM header_lines WHERE log_id = {log_id} ORDER BY seq")
+    header = archive.df(f"SELECT text FROM header_lines WHERE log_id = {log_id} ORDER BY seq")
     assert case.text not in header["text"].tolist()
     for k, q in SNAPSHOT.items():
         table = q.split(" FROM ")[1].split()[0]
-        others = archive.sql(q.replace(f"FROM {table}",
+        others = archive.df(q.replace(f"FROM {table}",
                                        f"FROM {table} WHERE log_id <> {log_id}"))
         # (an empty frame's string dtype depends on whether the table ever held rows)
         assert_frame_equal(others, before[k], check_exact=True, obj=k,
@@ -206,7 +206,7 @@ def test_duplicate_keeps_the_first_line(archive, tmp_path):
     path.write_bytes(text_of(lines))
     [r] = ingest(archive, [path], lenient=True)
     assert (r.status, r.jobs, r.rejects) == ("ingested", 5, 1)
-    kept = archive.sql("SELECT line_no, submit FROM jobs WHERE log_id = 2 AND job = 2")
+    kept = archive.df("SELECT line_no, submit FROM jobs WHERE log_id = 2 AND job = 2")
     assert kept.to_dict("records") == [{"line_no": 6, "submit": 200.0}]
 
 
@@ -220,7 +220,7 @@ def test_every_bad_line_is_rejected_and_strict_names_the_first(archive, tmp_path
     assert_refused(archive, path, 6, "not a number")
     [r] = ingest(archive, [path], lenient=True)
     assert (r.jobs, r.rejects) == (5, 3)
-    got = archive.sql("SELECT line_no, text FROM rejects WHERE log_id = 2 ORDER BY line_no")
+    got = archive.df("SELECT line_no, text FROM rejects WHERE log_id = 2 ORDER BY line_no")
     assert got.to_dict("records") == [
         {"line_no": 6, "text": lines[5]}, {"line_no": 9, "text": lines[8]},
         {"line_no": 11, "text": "1 2 3"}]
@@ -341,7 +341,7 @@ def test_unknown_time_zone_string_ingests_with_tz_null(archive, tmp_path):
     path.write_bytes(text_of(["; TimeZoneString: Europe/Nowhere"] + [job(i) for i in (1, 2)]))
     [r] = ingest(archive, [path])
     assert r.status == "ingested"
-    row = archive.sql("SELECT tz, time_zone_string FROM logs WHERE name = 'tz'")
+    row = archive.df("SELECT tz, time_zone_string FROM logs WHERE name = 'tz'")
     assert row["time_zone_string"].tolist() == ["Europe/Nowhere"]
     assert pd.isna(row["tz"][0])
 
@@ -358,7 +358,7 @@ def test_header_number_beyond_int64_is_a_result_not_a_crash(archive, tmp_path):
         assert str(first.error).startswith(f"{bad}:1: ")
     else:
         assert first.status == "ingested"
-        row = archive.sql("SELECT max_procs, machine_size FROM logs WHERE name = 'bighead'")
+        row = archive.df("SELECT max_procs, machine_size FROM logs WHERE name = 'bighead'")
         assert row.isna().all(axis=None)
 
 
@@ -392,16 +392,16 @@ def test_different_file_under_the_same_name(archive, tmp_path):
     [r] = ingest(archive, [other], replace=True)
     assert (r.status, r.jobs) == ("replaced", 3)
     assert archive.log_names() == ["base"]
-    jobs = archive.sql("SELECT j.line_no, job, submit FROM jobs j JOIN logs USING (log_id) "
+    jobs = archive.df("SELECT j.line_no, job, submit FROM jobs j JOIN logs USING (log_id) "
                        "WHERE name = 'base' ORDER BY j.line_no")
     assert jobs.to_dict("records") == [
         {"line_no": 2, "job": 10, "submit": 70.0},
         {"line_no": 3, "job": 11, "submit": 77.0},
         {"line_no": 4, "job": 12, "submit": 84.0}]
-    assert archive.sql("SELECT count(*) AS n FROM jobs")["n"].tolist() == [3]
-    header = archive.sql("SELECT text FROM header_lines")["text"].tolist()
+    assert archive.df("SELECT count(*) AS n FROM jobs")["n"].tolist() == [3]
+    header = archive.df("SELECT text FROM header_lines")["text"].tolist()
     assert header == ["; Computer: Replacement"]
-    logs = archive.sql("SELECT computer, file_name, jobs, machine_size FROM logs")
+    logs = archive.df("SELECT computer, file_name, jobs, machine_size FROM logs")
     assert logs[["computer", "file_name", "jobs"]].to_dict("records") == [
         {"computer": "Replacement", "file_name": str(other), "jobs": 3}]
     assert pd.isna(logs["machine_size"][0])
@@ -416,11 +416,11 @@ def test_log_without_header(archive, tmp_path):
     path.write_bytes(text_of([job(i) for i in range(1, 4)]))
     [r] = ingest(archive, [path])
     assert (r.status, r.jobs) == ("ingested", 3)
-    row = archive.sql("SELECT header_lines, machine_size, machine_size_source, swf_version "
+    row = archive.df("SELECT header_lines, machine_size, machine_size_source, swf_version "
                       "FROM logs WHERE name = 'bare'")
     assert row["header_lines"].tolist() == [0]
     assert row[["machine_size", "machine_size_source", "swf_version"]].isna().all(axis=None)
-    assert archive.sql("SELECT count(*) AS n FROM header_lines WHERE log_id = 2")["n"][0] == 0
+    assert archive.df("SELECT count(*) AS n FROM header_lines WHERE log_id = 2")["n"][0] == 0
 
 
 # -- the command line ----------------------------------------------------------------

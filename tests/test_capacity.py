@@ -302,8 +302,8 @@ QUALITY_LOGS = ["SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln", "LANL-CM5-1994-
 
 
 def load(archive, name):
-    size = archive.sql("SELECT machine_size FROM logs WHERE name = ?", [name]).iloc[0, 0]
-    return archive.sql(log_query(archive, name)), None if pd.isna(size) else int(size)
+    size = archive.df("SELECT machine_size FROM logs WHERE name = ?", [name]).iloc[0, 0]
+    return archive.df(log_query(archive, name)), None if pd.isna(size) else int(size)
 
 
 @pytest.mark.parametrize("name", QUALITY_LOGS)
@@ -322,7 +322,7 @@ def test_ricc_report_matches_sql(real_archive):
     """RICC's header is gone, so the quality report has no machine size; count
     with the usage_steps view at 8,192 cores."""
     jobs, _ = load(real_archive, "RICC-2010-2")
-    want = real_archive.sql(
+    want = real_archive.df(
         "SELECT count(*) FILTER (WHERE starts AND usage > 8192), max(usage) FROM usage_steps "
         "WHERE log_id = ?", [real_archive.log_id("RICC-2010-2")]).iloc[0]
     r = capacity_report(jobs, 8192)

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 
+import duckdb
 import pandas as pd
 import pytest
 import wla.archive
+from cli_run import wla as cli
 from conftest import data_dir
 from wla.archive import QueryError
 from wla.archive.catalog import catalog, set_fact
 from wla.archive.export import log_query, write_query
 from wla.archive.ingest import ingest
-from wla.archive.query import run_query
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 
@@ -52,14 +51,14 @@ def test_python_api_returns_dataframe(real_archive):
 def test_writing_statements_are_refused(real_archive, statement):
     before = real_archive.sql("SELECT count(*) AS n FROM jobs").n.item()
     with pytest.raises(QueryError, match="read-only|one statement"):
-        run_query(real_archive, statement)
+        real_archive.sql(statement)
     assert real_archive.sql("SELECT count(*) AS n FROM jobs").n.item() == before
 
 
 def test_database_itself_is_read_only(real_archive):
     """Even a statement that slips past the check cannot write."""
     with pytest.raises(QueryError, match="read-only"):
-        real_archive.sql("INSERT INTO logs (log_id) VALUES (99)")
+        real_archive.df("INSERT INTO logs (log_id) VALUES (99)")
 
 
 def test_query_formats(real_archive, tmp_path):
@@ -68,29 +67,29 @@ def test_query_formats(real_archive, tmp_path):
     write_query(real_archive, q, "parquet", tmp_path / "q.parquet")
     write_query(real_archive, q, "csv", tmp_path / "q.csv")
     write_query(real_archive, q, "json", tmp_path / "q.json")
-    assert real_archive.sql(f"SELECT * FROM '{tmp_path / 'q.parquet'}'").equals(want)
+    assert duckdb.execute("SELECT * FROM read_parquet(?)", [str(tmp_path / "q.parquet")]).df().equals(want)
     assert pd.read_csv(tmp_path / "q.csv").n.tolist() == want.n.tolist()
     assert [r["n"] for r in json.loads((tmp_path / "q.json").read_text())] == want.n.tolist()
 
 
 def test_log_as_parquet(real_archive, tmp_path):
     write_query(real_archive, log_query(real_archive, SP2), "parquet", tmp_path / "sp2.parquet")
-    back = real_archive.sql(f"SELECT * FROM '{tmp_path / 'sp2.parquet'}'")
+    back = duckdb.execute("SELECT * FROM read_parquet(?)", [str(tmp_path / "sp2.parquet")]).df()
     assert len(back) == 59715 and list(back.columns[:3]) == ["line_no", "job", "submit"]
-    stored = real_archive.sql(log_query(real_archive, SP2))
+    stored = real_archive.df(log_query(real_archive, SP2))
     pd.testing.assert_frame_equal(back, stored)
 
 
 def test_set_machine_size_start_and_zone(tmp_path):
     with wla.archive.open(tmp_path / "s.duckdb", write=True) as a:
         ingest(a, [data_dir() / "lublin_256.swf.gz"])
-        assert a.sql("SELECT count(submit_local) n FROM typed_jobs").n.item() == 0
+        assert a.df("SELECT count(submit_local) n FROM typed_jobs").n.item() == 0
         set_fact(a, "lublin_256", "max-procs", "512")
         set_fact(a, "lublin_256", "unix-start-time", "1000000000")
         set_fact(a, "lublin_256", "time-zone-string", "Asia/Tokyo")
-        row = a.sql("SELECT machine_size, machine_size_source, unix_start_time, tz FROM logs").iloc[0]
+        row = a.df("SELECT machine_size, machine_size_source, unix_start_time, tz FROM logs").iloc[0]
         assert row.tolist() == [512, "set", 1000000000, "Asia/Tokyo"]
-        first = a.sql("SELECT submit, submit_local FROM typed_jobs ORDER BY line_no LIMIT 1").iloc[0]
+        first = a.df("SELECT submit, submit_local FROM typed_jobs ORDER BY line_no LIMIT 1").iloc[0]
         want = pd.Timestamp(1000000000 + first.submit, unit="s", tz="UTC").tz_convert("Asia/Tokyo")
         assert first.submit_local == want.tz_localize(None)
         with pytest.raises(wla.archive.UsageError):
@@ -100,30 +99,29 @@ def test_set_machine_size_start_and_zone(tmp_path):
 
 
 def _wla(*args, archive):
-    return subprocess.run([sys.executable, "-m", "wla.cli.main", "--archive", str(archive), *args],
-                          capture_output=True, text=True)
+    return cli(*args, archive=archive)
 
 
 def test_command_line(tmp_path):
     arc = tmp_path / "c.duckdb"
     f = data_dir() / "NASA-iPSC-1993-3-head228.swf.gz"
     r = _wla("ingest", str(f), archive=arc)
-    assert r.returncode == 0 and "228 jobs" in r.stdout
+    assert r.status == 0 and "228 jobs" in r.out
     r = _wla("ingest", str(f), archive=arc)
-    assert r.returncode == 0 and "unchanged" in r.stdout
+    assert r.status == 0 and "unchanged" in r.out
     r = _wla("ls", archive=arc)
-    assert "NASA-iPSC-1993-3-head228" in r.stdout and "1993-10-01" in r.stdout
+    assert "NASA-iPSC-1993-3-head228" in r.out and "1993-10-01" in r.out
     r = _wla("info", "NASA-iPSC-1993-3-head228", archive=arc)
-    assert "; TimeZoneString: US/Pacific" in r.stdout and "machine size: 128 (MaxProcs)" in r.stdout
+    assert "; TimeZoneString: US/Pacific" in r.out and "machine size: 128 (MaxProcs)" in r.out
     r = _wla("quality", "--json", archive=arc)
-    assert json.loads(r.stdout)[0]["jobs"] == 228
+    assert json.loads(r.out)[0]["jobs"] == 228
     r = _wla("sql", "SELECT count(*) AS n FROM typed_jobs", "--format", "csv", archive=arc)
-    assert r.stdout.split() == ["n", "228"]
+    assert r.out.split() == ["n", "228"]
     r = _wla("sql", "DELETE FROM jobs", archive=arc)
-    assert r.returncode == 1 and r.stderr.startswith("wla: ") and r.stderr.count("\n") == 1
+    assert r.status == 1 and r.err.startswith("wla: ") and r.err.count("\n") == 1
     r = _wla("export", "NASA-iPSC-1993-3-head228", "-o", str(tmp_path / "n.swf"), archive=arc)
-    assert r.returncode == 0 and (tmp_path / "n.swf").read_text().count("\n") == 228 + 28
+    assert r.status == 0 and (tmp_path / "n.swf").read_text().count("\n") == 228 + 28
     r = _wla("info", "nope", archive=arc)
-    assert r.returncode == 1 and "no log named 'nope'" in r.stderr
+    assert r.status == 1 and "no log named 'nope'" in r.err
     r = _wla("ls", archive=tmp_path / "missing.duckdb")
-    assert r.returncode == 1 and "no archive at" in r.stderr
+    assert r.status == 1 and "no archive at" in r.err

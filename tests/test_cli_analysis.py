@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from cli_run import Run, wla
 from conftest import data_dir
 from wla.archive import open as open_archive
 from wla.archive.flurries import flurries
@@ -24,44 +23,43 @@ def archive_file(tmp_path_factory):
     return path
 
 
-def _wla(archive_file, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "wla.cli.main", "-a", str(archive_file), *args],
-                          capture_output=True, text=True)
+def _wla(archive_file, *args: str) -> Run:
+    return wla(*args, archive=archive_file)
 
 
 def test_flurries_json_and_plot(archive_file, tmp_path):
     out = _wla(archive_file, "flurries", LOG, "--json", "--plot", str(tmp_path / "f.png"))
-    assert out.returncode == 0, out.stderr
+    assert out.status == 0, out.err
     with open_archive(archive_file) as a:
         jobs, facts = log_jobs(a, LOG)
     want = flurries(jobs, unix_start_time=facts["unix_start_time"], tz=facts["tz"]).to_dict()
-    assert json.loads(out.stdout) == json.loads(json.dumps(want))
+    assert json.loads(out.out) == json.loads(json.dumps(want))
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_where_and_exclude_narrow_the_jobs(archive_file):
-    only = json.loads(_wla(archive_file, "flurries", LOG, "--json", "--where", "user=24").stdout)
-    without = json.loads(_wla(archive_file, "flurries", LOG, "--json", "--exclude", "user=24").stdout)
+    only = json.loads(_wla(archive_file, "flurries", LOG, "--json", "--where", "user=24").out)
+    without = json.loads(_wla(archive_file, "flurries", LOG, "--json", "--exclude", "user=24").out)
     with open_archive(archive_file) as a:
-        n24 = a.sql("SELECT count(*) AS n FROM jobs WHERE log_id = 1 AND user_id = 24").n[0]
+        n24 = a.df("SELECT count(*) AS n FROM jobs WHERE log_id = 1 AND user_id = 24").n[0]
     assert only["jobs"] == n24 and without["jobs"] == 59715 - n24
     assert {c["user"] for c in only["weekly_candidates"]} == {24}
 
 
 def test_load_needs_a_machine_size(archive_file):
     out = _wla(archive_file, "load", "RICC-2010-2")
-    assert out.returncode == 1 and "has no machine size" in out.stderr
+    assert out.status == 1 and "has no machine size" in out.err
     out = _wla(archive_file, "load", "RICC-2010-2", "--capacity", "8192", "--json")
-    assert out.returncode == 0, out.stderr
+    assert out.status == 0, out.err
     with open_archive(archive_file) as a:
         jobs, _ = log_jobs(a, "RICC-2010-2")
-    assert json.loads(out.stdout)["trim"] == json.loads(json.dumps(load_profile(jobs, 8192).to_dict()["trim"]))
+    assert json.loads(out.out)["trim"] == json.loads(json.dumps(load_profile(jobs, 8192).to_dict()["trim"]))
 
 
 def test_capacity_json_report_and_rule(archive_file):
     out = _wla(archive_file, "capacity", LOG, "--json")
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout)
+    assert out.status == 0, out.err
+    got = json.loads(out.out)
     from wla.archive.capacity import capacity_deletions, capacity_report
     from wla.archive.quality import quality
 

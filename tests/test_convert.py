@@ -386,7 +386,7 @@ def bad(tmp_path, text: str, fmt: str = "csv", name: str = "bad.csv") -> InputEr
      "column status: not a status (an SWF code -1..5, or completed, success, failed, cancelled)"),
     ("arrival,status\n1,7\n", 2,
      "column status: not a status (an SWF code -1..5, or completed, success, failed, cancelled)"),
-    ("", None, "empty file: no header row"),
+    ("", None, "file is empty"),
     ("arrival,run\n", None, "no jobs"),
 ])
 def test_bad_csv(tmp_path, text, line, problem):
@@ -419,7 +419,7 @@ def test_bad_files(tmp_path):
     missing = tmp_path / "none.csv"
     with pytest.raises(InputError) as e:
         to_swf(missing, "csv")
-    assert (e.value.file, e.value.line, e.value.problem) == (str(missing), None, "no such file")
+    assert (e.value.file, e.value.line, e.value.problem) == (str(missing), None, "no such file or folder")
     latin = tmp_path / "latin.csv"
     latin.write_bytes(b"arrival,user\n1,ok\n2,J\xf6rg\n")
     with pytest.raises(InputError) as e:
@@ -428,13 +428,13 @@ def test_bad_files(tmp_path):
     fake = write(tmp_path, "fake.csv.gz", "arrival\n1\n")
     with pytest.raises(InputError) as e:
         to_swf(fake, "csv")
-    assert e.value.problem.startswith("not readable gzip data")
+    assert e.value.problem.startswith("named .gz but is not gzip data")
 
 
 @pytest.mark.parametrize("kw, message", [
     (dict(fmt="tsv"), "unknown format 'tsv'; one of: csv, sacct"),
     (dict(tz="Mars/Olympus"), "unknown time zone 'Mars/Olympus' (use a tz database name such as US/Pacific)"),
-    (dict(max_procs=0), "max-procs must be positive"),
+    (dict(max_procs=0), "max_procs must be a whole number from 1 to 2,147,483,647, not 0"),
 ])
 def test_bad_arguments(kw, message):
     fmt = kw.pop("fmt", "csv")
@@ -461,7 +461,7 @@ def test_convert_ingests_through_a_temporary_file(tmp_path):
         res = convert(a, source, "sacct", tz="Europe/Paris", max_procs=32)
         assert (res.status, res.name, res.jobs, res.path) == ("ingested", "slurm", 7, str(source))
         row = log_info(a, "slurm")["log"]
-        stored = a.sql(log_query(a, "slurm"))
+        stored = a.df(log_query(a, "slurm"))
     # The log's file is the accounting file, not the temporary SWF.
     assert row["file_name"] == str(source)
     assert (row["unix_start_time"], row["tz"], row["machine_size"]) == (
@@ -489,10 +489,10 @@ def test_convert_again_and_replace(tmp_path):
         path.write_text("arrival,run\n100,5\n200,6\n")
         with pytest.raises(LogExists):
             convert(a, path, "csv")
-        assert a.sql("SELECT jobs FROM logs WHERE name = 'jobs'").jobs.tolist() == [1]
+        assert a.df("SELECT jobs FROM logs WHERE name = 'jobs'").jobs.tolist() == [1]
         res = convert(a, path, "csv", replace=True)
         assert (res.status, res.jobs) == ("replaced", 2)
-        assert a.sql("SELECT file_name FROM logs").file_name.tolist() == [str(path)]
+        assert a.df("SELECT file_name FROM logs").file_name.tolist() == [str(path)]
 
 
 # -- round trip on real logs -------------------------------------------------------------
@@ -551,14 +551,14 @@ def expected_swf(jobs: pd.DataFrame) -> pd.DataFrame:
     "LLNL-Thunder-2007-1.1-cln",  # no waits at all; submit times out of order
 ])
 def test_round_trip_real_log(real_archive, tmp_path, log):
-    jobs = real_archive.sql(log_query(real_archive, log))
+    jobs = real_archive.df(log_query(real_archive, log))
     facts = log_info(real_archive, log)["log"]
     origin, tz, size = int(facts["unix_start_time"]), facts["tz"], int(facts["machine_size"])
     path = tmp_path / f"{log}.csv"
     as_csv(jobs, origin).to_csv(path, index=False)
     with open_archive(tmp_path / "a.duckdb", write=True) as a:
         res = convert(a, path, "csv", tz=tz, max_procs=size)
-        got = a.sql(log_query(a, log))[list(COLUMNS)]
+        got = a.df(log_query(a, log))[list(COLUMNS)]
         row = log_info(a, log)["log"]
     assert res.jobs == len(jobs)
     assert_frame_equal(got, expected_swf(jobs))

@@ -194,14 +194,14 @@ REAL = ["SDSC-SP2-1998-4.2-cln", "LANL-CM5-1994-4.1-cln"]
 def _sql_counts(real_archive, name: str, period: str) -> pd.DataFrame:
     """(period, user, jobs) straight from the typed view; NULL user is -1."""
     expr = "week" if period == "week" else "CAST(floor(submit / 86400) AS BIGINT)"
-    return real_archive.sql(
+    return real_archive.df(
         f"SELECT {expr} AS period, coalesce(user_id, -1) AS user_id, count(*) AS n "
         f"FROM typed_jobs WHERE log = ? AND submit IS NOT NULL GROUP BY ALL", [name])
 
 
 @pytest.mark.parametrize("name", REAL)
 def test_weekly_counts_match_sql(real_archive, name):
-    jobs = real_archive.sql(log_query(real_archive, name))
+    jobs = real_archive.df(log_query(real_archive, name))
     table = weekly_counts(jobs, top=5)
     sql = _sql_counts(real_archive, name, "week")
     totals = sql.groupby("period").n.sum()
@@ -219,7 +219,7 @@ def test_weekly_counts_match_sql(real_archive, name):
 @pytest.mark.parametrize("name", REAL)
 def test_candidates_match_sql_and_predicates_select_them(real_archive, name):
     info = log_info(real_archive, name)["log"]
-    jobs = real_archive.sql(log_query(real_archive, name))
+    jobs = real_archive.df(log_query(real_archive, name))
     r = flurries(jobs, unix_start_time=info["unix_start_time"], tz=info["tz"])
     log_id = real_archive.log_id(name)
     clock = LogClock(int(info["unix_start_time"]), info["tz"])
@@ -232,13 +232,13 @@ def test_candidates_match_sql_and_predicates_select_them(real_archive, name):
         assert sorted((c.period, c.user, c.jobs) for c in got) == sorted(
             zip(want.period.tolist(), want.user_id.tolist(), want.n.tolist()))
         for c in got:
-            span = real_archive.sql(
+            span = real_archive.df(
                 f"SELECT min(job) AS a, max(job) AS b FROM typed_jobs WHERE log = ? AND user_id = ? "
                 f"AND {'week' if period == 'week' else 'floor(submit / 86400)'} = ?",
                 [name, c.user, c.period]).iloc[0]
             assert (c.first_job, c.last_job) == (span.a, span.b)
             where = predicate_sql(c.predicate, clock)
-            selected = real_archive.sql(
+            selected = real_archive.df(
                 f"SELECT count(*) AS n FROM jobs WHERE log_id = {log_id} AND ({where})").n.item()
             # these logs are sorted by submit time: the span holds exactly the candidate's jobs
             assert selected == c.selected == c.jobs
@@ -248,7 +248,7 @@ def test_candidates_match_sql_and_predicates_select_them(real_archive, name):
 def test_flurry_plot_is_reproducible(real_archive, tmp_path):
     name = REAL[0]
     info = log_info(real_archive, name)["log"]
-    jobs = real_archive.sql(log_query(real_archive, name))
+    jobs = real_archive.df(log_query(real_archive, name))
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     for path in (a, b):
         plot_flurries(jobs, path, title=name, unix_start_time=info["unix_start_time"], tz=info["tz"])
@@ -262,7 +262,7 @@ def test_quality_report_counts_the_candidates_flurries_finds(real_archive):
 
     report = quality(real_archive).set_index("name")
     for name in real_archive.log_names():
-        found = flurries(real_archive.sql(log_query(real_archive, name)))
+        found = flurries(real_archive.df(log_query(real_archive, name)))
         weeks = found.of_kind("week")
         row = report.loc[name]
         assert row.flurry_weeks == len(weeks), name

@@ -24,7 +24,7 @@ def test_ids_and_report_order_do_not_depend_on_timing(tmp_path):
             order = []
             res = ingest(a, _paths(), workers=2 + run, on_result=lambda r, seen_here=order: seen_here.append(r.name))
             seen.append(order)
-            outcomes.append(a.sql("SELECT log_id, name, jobs FROM logs ORDER BY log_id")
+            outcomes.append(a.df("SELECT log_id, name, jobs FROM logs ORDER BY log_id")
                             .values.tolist())
             assert [r.name for r in res] == FILES
     assert seen == [FILES] * 3
@@ -43,7 +43,7 @@ def test_same_bytes_under_two_names_in_one_batch(tmp_path):
             assert (r1.status, r2.status) == ("ingested", "unchanged")
             assert "as log 'alpha'" in r2.message
             assert a.log_names() == ["alpha"]
-            assert a.sql("SELECT count(*) AS n FROM jobs").n.item() == 28476
+            assert a.df("SELECT count(*) AS n FROM jobs").n.item() == 28476
 
 
 def test_two_files_with_one_name_go_in_order(tmp_path):
@@ -57,4 +57,4 @@ def test_two_files_with_one_name_go_in_order(tmp_path):
         assert "already holds a different log named 'x'" in r2.message
         r1, r2 = ingest(a, [a_dir / "x.swf.gz", b_dir / "x.swf.gz"], replace=True)
         assert (r1.status, r2.status) == ("unchanged", "replaced")
-        assert a.sql("SELECT jobs FROM logs WHERE name = 'x'").jobs.item() == 10000
+        assert a.df("SELECT jobs FROM logs WHERE name = 'x'").jobs.item() == 10000

@@ -136,7 +136,7 @@ def test_bad_capacity_and_no_profile():
 
 def _real(real_archive, name: str):
     info = log_info(real_archive, name)["log"]
-    return real_archive.sql(log_query(real_archive, name)), info
+    return real_archive.df(log_query(real_archive, name)), info
 
 
 def _occupying(jobs: pd.DataFrame):
@@ -201,7 +201,7 @@ def test_weekly_profile_and_trim_against_brute_force(real_archive, name):
         log_id = real_archive.log_id(name)
         clock = LogClock(int(info["unix_start_time"]), info["tz"])
         for text in (r.predicate(), r.date_predicate()):
-            got = real_archive.sql(f"SELECT count(*) AS n FROM jobs WHERE log_id = {log_id} "
+            got = real_archive.df(f"SELECT count(*) AS n FROM jobs WHERE log_id = {log_id} "
                                    f"AND ({predicate_sql(text, clock)})").n.item()
             assert got == r.jobs_before == int(((jobs.submit != -1) & (jobs.submit < trim * WEEK)).sum())
 

@@ -2,32 +2,28 @@
 injection attempts, none of which reaches the database."""
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import data_dir
+from conftest import pandas_log
 from sqlglot import exp
 from wla.archive.predicate import LogClock, PredicateError, parse_predicate, predicate_sql
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")
-NAMES = ["job", "submit", "wait", "run", "procs", "cpu", "mem", "req_procs", "req_time",
-         "req_mem", "status", "user", "group", "app", "queue", "partition", "prev", "think"]
 
 
 @pytest.fixture(scope="module")
 def sp2():
-    with gzip.open(data_dir() / f"{SP2}.swf.gz", "rt") as fh:
-        df = pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=NAMES)
+    df = pandas_log(SP2)
     df["local"] = pd.to_datetime(893466664 + df.submit, unit="s", utc=True).dt.tz_convert("US/Pacific")
     return df
 
 
 def _count(real_archive, text: str) -> int:
     where = predicate_sql(text, CLOCK)
-    return int(real_archive.sql(
+    return int(real_archive.df(
         f"SELECT count(*) AS n FROM jobs WHERE log_id = {real_archive.log_id(SP2)} AND ({where})").n.item())
 
 
@@ -89,7 +85,7 @@ INJECTIONS = [
 
 @pytest.mark.parametrize("text", INJECTIONS)
 def test_injection_attempts_are_refused(real_archive, text):
-    before = real_archive.sql("SELECT count(*) AS n FROM jobs").n.item()
+    before = real_archive.df("SELECT count(*) AS n FROM jobs").n.item()
     try:
         sql = predicate_sql(text, CLOCK)
     except PredicateError:
@@ -97,7 +93,7 @@ def test_injection_attempts_are_refused(real_archive, text):
     if sql is not None:  # accepted only if harmless: then it must be a plain condition
         assert text.strip() == "user = 1 --", (text, sql)
         assert sql == "user_id = 1"
-    assert real_archive.sql("SELECT count(*) AS n FROM jobs").n.item() == before
+    assert real_archive.df("SELECT count(*) AS n FROM jobs").n.item() == before
     assert not Path("/tmp/wla-injected.csv").exists()
 
 

@@ -1,23 +1,14 @@
 """The quality report against the same counts computed directly with pandas."""
 from __future__ import annotations
 
-import gzip
-
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import data_dir
+from conftest import pandas_log
 from wla.archive.quality import quality
 
-NAMES = ["job", "submit", "wait", "run", "procs", "cpu", "mem", "req_procs", "req_time",
-         "req_mem", "status", "user", "group", "app", "queue", "partition", "prev", "think"]
 LOGS = ["SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170", "LANL-CM5-1994-4.1-cln",
         "KTH-SP2-1996-2.1-cln", "OSC-Clust-2000-3.1-cln", "LLNL-Thunder-2007-1.1-cln"]
-
-
-def read_plain(name: str) -> pd.DataFrame:
-    with gzip.open(data_dir() / f"{name}.swf.gz", "rt") as fh:
-        return pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=NAMES)
 
 
 def expected(df: pd.DataFrame, size: int) -> dict:
@@ -70,9 +61,9 @@ def expected(df: pd.DataFrame, size: int) -> dict:
 
 @pytest.mark.parametrize("name", LOGS)
 def test_quality_counts_match_pandas(real_archive, name):
-    size = int(real_archive.sql(f"SELECT machine_size FROM logs WHERE name = '{name}'").iloc[0, 0])
+    size = int(real_archive.df(f"SELECT machine_size FROM logs WHERE name = '{name}'").iloc[0, 0])
     got = quality(real_archive, [name]).iloc[0]
-    want = expected(read_plain(name), size)
+    want = expected(pandas_log(name), size)
     for key, value in want.items():
         if key == "utilization":
             assert got[key] == pytest.approx(value, rel=1e-12), key

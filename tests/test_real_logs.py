@@ -20,7 +20,7 @@ def test_manifest_lists_every_file():
 
 
 def test_every_log_matches_manifest(real_archive):
-    logs = real_archive.sql("SELECT name, jobs, header_lines, sha256 FROM logs").set_index("name")
+    logs = real_archive.df("SELECT name, jobs, header_lines, sha256 FROM logs").set_index("name")
     for file, want in manifest().items():
         row = logs.loc[file.removesuffix(".swf.gz")]
         assert row.jobs == want["jobs"], file
@@ -46,7 +46,7 @@ def test_stored_values_equal_the_file(real_archive, path):
     header, jobs = _plain_values(path)
     name = path.name.removesuffix(".swf.gz")
     log_id = real_archive.log_id(name)
-    stored = real_archive.sql(f"SELECT text FROM header_lines WHERE log_id = {log_id} ORDER BY seq")
+    stored = real_archive.df(f"SELECT text FROM header_lines WHERE log_id = {log_id} ORDER BY seq")
     assert stored.text.tolist() == header
     cols = ", ".join(COLUMNS)
     got = real_archive.con.execute(
@@ -67,17 +67,17 @@ def test_export_round_trip(real_archive, tmp_path, path):
         assert res.status == "ingested", res.message
         sql = "SELECT {} FROM jobs WHERE log_id = {} ORDER BY line_no"
         cols = ", ".join(COLUMNS)
-        mine = real_archive.sql(sql.format(cols, real_archive.log_id(name)))
-        back = b.sql(sql.format(cols, b.log_id("again")))
+        mine = real_archive.df(sql.format(cols, real_archive.log_id(name)))
+        back = b.df(sql.format(cols, b.log_id("again")))
         pd.testing.assert_frame_equal(mine, back)
         h = "SELECT line_no, text FROM header_lines WHERE log_id = {} ORDER BY seq"
-        a_h = real_archive.sql(h.format(real_archive.log_id(name)))
-        b_h = b.sql(h.format(b.log_id("again")))
+        a_h = real_archive.df(h.format(real_archive.log_id(name)))
+        b_h = b.df(h.format(b.log_id("again")))
         assert a_h.text.tolist() == b_h.text.tolist()
 
 
 def test_header_facts(real_archive):
-    logs = real_archive.sql("SELECT * FROM logs").set_index("name")
+    logs = real_archive.df("SELECT * FROM logs").set_index("name")
     sp2 = logs.loc["SDSC-SP2-1998-4.2-cln"]
     assert (sp2.machine_size, sp2.machine_size_source) == (128, "MaxProcs")
     assert sp2.unix_start_time == 893466664 and sp2.tz == "US/Pacific"
@@ -87,7 +87,7 @@ def test_header_facts(real_archive):
 
 
 def test_labels_with_any_spacing_and_repeats(real_archive):
-    lab = real_archive.sql(
+    lab = real_archive.df(
         "SELECT label, value, text FROM header_lines h JOIN logs USING (log_id) "
         "WHERE name = 'SDSC-SP2-1998-4.2-cln' ORDER BY seq")
     queues = lab[lab.label == "Queue"]
@@ -100,11 +100,11 @@ def test_labels_with_any_spacing_and_repeats(real_archive):
 
 def test_typed_view_derived_columns(real_archive):
     """Derived times against a computation with pandas and zoneinfo."""
-    t = real_archive.sql(
+    t = real_archive.df(
         "SELECT job, submit, wait, run, start_time, end_time, submit_local, day_of_week, "
         "hour_of_day, week, tz_known FROM typed_jobs WHERE log = 'SDSC-SP2-1998-4.2-cln' "
         "ORDER BY line_no")
-    raw = real_archive.sql(
+    raw = real_archive.df(
         "SELECT job, submit, wait, run FROM jobs JOIN logs USING (log_id) "
         "WHERE name = 'SDSC-SP2-1998-4.2-cln' ORDER BY line_no")
     missing = raw.run == -1
@@ -116,12 +116,12 @@ def test_typed_view_derived_columns(real_archive):
     np.testing.assert_array_equal(t.day_of_week, local.dt.day_of_week + 1)
     np.testing.assert_array_equal(t.week, np.floor(raw.submit / 604800).astype(int))
     assert t.tz_known.all()
-    ricc = real_archive.sql("SELECT count(submit_local) n, bool_or(tz_known) k FROM typed_jobs "
+    ricc = real_archive.df("SELECT count(submit_local) n, bool_or(tz_known) k FROM typed_jobs "
                             "WHERE log = 'RICC-2010-2'")
     assert ricc.n.item() == 0 and not ricc.k.item()
 
 
 def test_fractional_cpu_survives(real_archive):
-    v = real_archive.sql("SELECT cpu FROM jobs JOIN logs USING (log_id) WHERE "
+    v = real_archive.df("SELECT cpu FROM jobs JOIN logs USING (log_id) WHERE "
                          "name = 'HPC2N-2002-2.2-head3170' AND job = 7182").cpu.item()
     assert v == 223.29 and not math.isclose(v, round(v))

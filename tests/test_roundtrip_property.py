@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import tempfile
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -43,11 +44,21 @@ exact_int = st.one_of(
     st.sampled_from([EXACT_DOUBLE_LIMIT, -EXACT_DOUBLE_LIMIT, EXACT_DOUBLE_LIMIT - 1]))
 
 
+# Submit, wait and run (field indexes 1 to 3) stay within +-1.5e10 s and a
+# generated UnixStartTime within +-1e10 s, so every instant of a job falls in
+# the calendar range ingest accepts (archive/instants.py).
+TIME_FIELDS = (1, 2, 3)
+TIME_LIMIT = 15 * 10**9
+START_LIMIT = 10**10
+time_int = st.one_of(st.just(-1), st.integers(0, 100_000), st.integers(-TIME_LIMIT, TIME_LIMIT),
+                     st.sampled_from([TIME_LIMIT, -TIME_LIMIT]))
+
+
 @st.composite
-def decimals(draw) -> Decimal:
+def decimals(draw, wholes=exact_int) -> Decimal:
     """A number with 1 to 6 fractional digits, small or up to 2^53 in magnitude."""
     places = draw(st.integers(1, 6))
-    whole = draw(st.one_of(st.integers(-10**6, 10**6), exact_int))
+    whole = draw(st.one_of(st.integers(-10**6, 10**6), wholes))
     frac = draw(st.integers(0, 10**places - 1))
     sign = -1 if whole < 0 or (whole == 0 and draw(st.booleans())) else 1
     return sign * (abs(Decimal(whole)) + Decimal(frac).scaleb(-places))
@@ -102,6 +113,9 @@ def value_token(draw, k: int, exponents: bool = False, forms: bool = False,
     elif FIELDS[k].integer:
         # (with exponents, mostly values whose exponent form stays in 64 bits)
         d = Decimal(draw(st.one_of(int64, st.integers(-10**12, 10**12)) if exponents else int64))
+    elif k in TIME_FIELDS:
+        d = draw(st.one_of(st.just(Decimal(-1)), st.builds(Decimal, time_int), decimals(time_int)))
+        d = d if abs(d) < TIME_LIMIT else Decimal(TIME_LIMIT).copy_sign(d)
     else:
         d = draw(st.one_of(st.just(Decimal(-1)), st.builds(Decimal, exact_int), decimals()))
     if not forms and not exponents:
@@ -146,7 +160,8 @@ def labelled(draw) -> str:
     kind = draw(st.sampled_from(["int", "text", "random"]))
     if kind == "int":
         label = draw(st.sampled_from(INT_LABELS))
-        value = str(draw(st.integers(-10**12, 10**12))) + draw(
+        limit = START_LIMIT if label == "UnixStartTime" else 10**12
+        value = str(draw(st.integers(-limit, limit))) + draw(
             st.sampled_from(["", " (batch partition)", "  ", " of 512"]))
     else:
         label = draw(st.sampled_from(TEXT_LABELS) if kind == "text" else random_label)
@@ -244,11 +259,11 @@ def test_export_then_ingest_keeps_everything(log):
             assert r2.status == "ingested", r2.message
 
             def header(name):
-                return a.sql("SELECT text, label, value FROM header_lines h JOIN logs "
+                return a.df("SELECT text, label, value FROM header_lines h JOIN logs "
                              f"USING (log_id) WHERE name = '{name}' ORDER BY seq")
 
             def jobs(name):
-                return a.sql(f"SELECT {jobs_cols} FROM jobs j JOIN logs USING (log_id) "
+                return a.df(f"SELECT {jobs_cols} FROM jobs j JOIN logs USING (log_id) "
                              f"WHERE name = '{name}' ORDER BY j.line_no")
 
             h1, h2 = header("orig"), header("copy")
@@ -263,8 +278,8 @@ def test_export_then_ingest_keeps_everything(log):
             for g_row, w_row in zip(got, want):
                 assert all(same(g, w) for g, w in zip(g_row, w_row)), (g_row, w_row)
             facts = "swf_version, computer, max_procs, max_nodes, machine_size, machine_size_source"
-            f1 = a.sql(f"SELECT {facts} FROM logs WHERE name = 'orig'")
-            f2 = a.sql(f"SELECT {facts} FROM logs WHERE name = 'copy'")
+            f1 = a.df(f"SELECT {facts} FROM logs WHERE name = 'orig'")
+            f2 = a.df(f"SELECT {facts} FROM logs WHERE name = 'copy'")
             assert_frame_equal(f2, f1, check_exact=True)
 
 
@@ -360,6 +375,24 @@ def any_tokens(draw) -> list[str]:
     return toks
 
 
+def _dated(submit: float, wait: float, run: float) -> bool:
+    """Whether every instant of a job (from Unix time 0) is a date from
+    0001-01-09 to 9999-12-31 UTC, by Python's own calendar; -1 is unknown."""
+    if submit == -1:
+        return True
+    w, r = (0 if wait == -1 else wait), (0 if run == -1 else run)
+    first = datetime(1, 1, 9, tzinfo=timezone.utc)
+    last = datetime(9999, 12, 31, tzinfo=timezone.utc)
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    for t in (submit, submit + w, submit + w + r, submit + r):
+        try:
+            if not first <= epoch + timedelta(seconds=t) <= last:
+                return False
+        except OverflowError:
+            return False
+    return True
+
+
 @settings(max_examples=300, deadline=None, database=None)
 @given(any_tokens(),
        st.text(alphabet=" \t", min_size=1, max_size=2))
@@ -382,6 +415,9 @@ def test_fast_and_slow_paths_agree_on_any_tokens(toks, sep):
     p = parse_bytes("any.swf", line + b"\n", len(line) + 1, lenient=True)
     if slow is None:
         assert [(r.line_no, r.reason) for r in p.rejects] == [(1, reason)]
+        assert p.jobs == 0
+    elif not _dated(*slow[1:4]):  # a valid line whose times no calendar holds
+        assert len(p.rejects) == 1 and "outside the dates the archive can hold" in p.rejects[0].reason
         assert p.jobs == 0
     else:
         assert p.rejects == []

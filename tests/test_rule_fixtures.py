@@ -73,10 +73,10 @@ def test_rule_fixture(tmp_path, rule, block):
         assert ingest(a, [tmp_path / "case.swf"])[0].status == "ingested"
         clean(a, recipe)
         want = _table(case["output"])
-        got = a.sql(f"SELECT {', '.join(want.columns)} FROM jobs WHERE log_id = "
+        got = a.df(f"SELECT {', '.join(want.columns)} FROM jobs WHERE log_id = "
                     "(SELECT log_id FROM logs WHERE name = 'case@t') ORDER BY line_no")
         assert got.astype(float).values.tolist() == want.astype(float).values.tolist()
-        decided = a.sql("SELECT job, action, coalesce(field, '') AS field, old_value AS old, "
+        decided = a.df("SELECT job, action, coalesce(field, '') AS field, old_value AS old, "
                         "new_value AS new, reason FROM decisions ORDER BY job, field")
     want = _table(case["decisions"]) if case["decisions"] else pd.DataFrame(columns=["job", "action"])
     assert decided["job"].tolist() == want["job"].astype(int).tolist()

@@ -95,8 +95,8 @@ def test_changed_sql_under_the_same_version_is_refused(tmp_path):
     (rules / "mine.sql").write_text(GOOD)
     with _archive_with_log(tmp_path) as a:
         clean(a, parse_recipe(_recipe("mine")), [rules])
-        assert a.sql("SELECT count(*) AS n FROM jobs WHERE log_id = 2").n[0] == 5  # procs 1..5 kept
-        recorded = a.sql("SELECT * FROM rules WHERE name = 'mine'")
+        assert a.df("SELECT count(*) AS n FROM jobs WHERE log_id = 2").n[0] == 5  # procs 1..5 kept
+        recorded = a.df("SELECT * FROM rules WHERE name = 'mine'")
         assert recorded.version.tolist() == [1] and recorded.sql[0] == GOOD
         assert recorded.sqlglot_version[0] == __import__("sqlglot").__version__
         # A comment or layout change is the same rule.
@@ -106,13 +106,13 @@ def test_changed_sql_under_the_same_version_is_refused(tmp_path):
         (rules / "mine.sql").write_text(GOOD.replace("procs > $limit", "procs >= $limit"))
         with pytest.raises(RuleError, match="changed but its version is still 1"):
             clean(a, parse_recipe(_recipe("mine", "v2")), [rules])
-        assert a.sql("SELECT count(*) AS n FROM logs WHERE name = 'tiny@v2'").n[0] == 0
+        assert a.df("SELECT count(*) AS n FROM logs WHERE name = 'tiny@v2'").n[0] == 0
         # With a new version it goes in, and the old version can still be used.
         (rules / "mine.sql").write_text(GOOD.replace("procs > $limit", "procs >= $limit")
                                         .replace("-- version: 1", "-- version: 2"))
         clean(a, parse_recipe(_recipe("mine", "v2")), [rules])
         clean(a, parse_recipe(_recipe("mine", "v3", "rule_version = 1\n")), [rules])
-        kept = a.sql("SELECT l.name, count(*) AS n FROM jobs j JOIN logs l USING (log_id) "
+        kept = a.df("SELECT l.name, count(*) AS n FROM jobs j JOIN logs l USING (log_id) "
                       "GROUP BY l.name ORDER BY l.name")
         assert kept.n.tolist() == [10, 5, 4, 5]  # tiny, @v, @v2 (>= 5 dropped too), @v3 (version 1)
 
@@ -129,16 +129,16 @@ def test_bad_steps_are_refused_naming_the_step(tmp_path, extra, message):
         with pytest.raises(Exception) as e:
             clean(a, parse_recipe(_recipe("filter", extra=extra + "\n"), "r.toml"))
         assert message in str(e.value)
-        assert a.sql("SELECT count(*) AS n FROM logs").n[0] == 1
-        assert a.sql("SELECT count(*) AS n FROM decisions").n[0] == 0
+        assert a.df("SELECT count(*) AS n FROM logs").n[0] == 1
+        assert a.df("SELECT count(*) AS n FROM decisions").n[0] == 0
 
 
 def test_text_parameters_cannot_break_out_of_their_literal(tmp_path):
     with _archive_with_log(tmp_path) as a:
         reason = "it's a flurry'); DROP TABLE jobs; --"
         clean(a, parse_recipe(_recipe("filter", extra=f'where = "user=1"\nreason = "{reason}"\n')))
-        assert set(a.sql("SELECT reason FROM decisions").reason) == {reason}
-        assert a.sql("SELECT count(*) AS n FROM jobs").n[0] == 10
+        assert set(a.df("SELECT reason FROM decisions").reason) == {reason}
+        assert a.df("SELECT count(*) AS n FROM jobs").n[0] == 10
 
 
 @pytest.mark.parametrize("text, message", [

@@ -284,11 +284,11 @@ def test_save_keeps_a_query_with_quotes_intact(archive_file, tmp_path):
     ([LOG, "--estimate", "badness:-1"], "'-1'"),
     ([LOG, "--estimate", "foo"], "unknown estimate 'foo'"),
     ([LOG, "--overrun", "ignore"], "unknown overrun mode 'ignore'"),
-    ([LOG, "--load-factor", "-1"], "load factor must be positive"),
-    ([LOG, "--load-factor", "0"], "load factor must be positive"),
-    ([LOG, "--warmup", "1.5"], "1.5"),
-    ([LOG, "--tau", "0"], "tau"),
-    ([LOG, "--procs", "0"], "at least one processor"),
+    ([LOG, "--load-factor", "-1"], "--load-factor must be a number in [1e-06, 1,000,000], not -1.0"),
+    ([LOG, "--load-factor", "0"], "--load-factor must be a number in [1e-06, 1,000,000], not 0.0"),
+    ([LOG, "--warmup", "1.5"], "--warmup must be a number in [0, 1), not 1.5"),
+    ([LOG, "--tau", "0"], "--tau must be a finite number > 0, not 0.0"),
+    ([LOG, "--procs", "0"], "--procs must be a whole number from 1 to 2,147,483,647, not 0"),
     ([LOG, "--exclude", "usr=24"], "unknown field 'usr'"),
     (["--query", "SELECT submit, run, procs FROM typed_jobs"], "--procs"),
     (["--query", f"SELECT log, submit, procs FROM typed_jobs WHERE log = '{LOG}'"], "lacks run"),
@@ -303,7 +303,7 @@ def test_the_installed_command_fails_with_one_line(archive_file):
     run = subprocess.run([sys.executable, "-m", "wla.cli.main", "--archive", str(archive_file),
                           "simulate", LOG, "--warmup", "1.5"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and run.stdout == ""
-    assert run.stderr.startswith("wla: ") and run.stderr.count("\n") == 1 and "warm-up" in run.stderr
+    assert run.stderr.startswith("wla: ") and run.stderr.count("\n") == 1 and "--warmup" in run.stderr
 
 
 # -- wla esp -----------------------------------------------------------------------------------

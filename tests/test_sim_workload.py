@@ -228,7 +228,7 @@ def test_from_frame_needs_the_columns_and_a_machine():
     jobs = make_jobs([dict(submit=0, run=10, procs=1)])
     with pytest.raises(UsageError, match="--procs"):
         from_frame(jobs)
-    with pytest.raises(UsageError, match="at least one processor"):
+    with pytest.raises(UsageError, match="procs must be a whole number from 1 to"):
         from_frame(jobs, procs=0)
     with pytest.raises(UsageError, match=r"lacks run\b"):
         from_frame(jobs.drop(columns="run"), procs=4)
@@ -242,7 +242,7 @@ def test_from_frame_needs_the_columns_and_a_machine():
 
 
 def test_a_dataframe_and_a_duckdb_relation_give_the_same_schedule(real_archive):
-    frame = real_archive.sql(log_query(real_archive, KTH))  # raw fields, -1 for unknown
+    frame = real_archive.df(log_query(real_archive, KTH))  # raw fields, -1 for unknown
     relation = real_archive.con.sql(f"SELECT * FROM typed_jobs WHERE log = '{KTH}' ORDER BY line_no")  # NULLs
     by_frame = simulate(frame, procs=100)
     by_relation = simulate(relation, procs=100)
@@ -255,7 +255,7 @@ def test_a_dataframe_and_a_duckdb_relation_give_the_same_schedule(real_archive):
 
 
 def test_a_dataframe_without_procs_is_refused(real_archive):
-    frame = real_archive.sql(log_query(real_archive, KTH))
+    frame = real_archive.df(log_query(real_archive, KTH))
     with pytest.raises(UsageError, match="--procs"):
         simulate(frame)
 

@@ -12,11 +12,11 @@
 --   threshold the log is left as it is and the rule only reports. Overlaps
 --   shorter than the slack are timing slop and are ignored.
 -- params:
---   capacity (integer, default none): processors of the machine; none means the log's machine size
---   slack (number, default 0): seconds of overlap ignored as timing slop
---   threshold (number, default 0.05): largest share of jobs or of utilization the deletion may remove
---   time_limit (number, default 5): seconds the solver may spend on one program (one objective of one component)
---   node_limit (integer, default none): branch-and-bound nodes per program; a limit that binds before the time limit makes the result the same on any machine
+--   capacity (integer in [1, 2147483647], default none): processors of the machine; none means the log's machine size
+--   slack (number >= 0, default 0): seconds of overlap ignored as timing slop
+--   threshold (number in [0, 1], default 0.05): largest share of jobs or of utilization the deletion may remove
+--   time_limit (number > 0, default 5): seconds the solver may spend on one program (one objective of one component)
+--   node_limit (integer in [1, 2147483647], default none): branch-and-bound nodes per program; a limit that binds before the time limit makes the result the same on any machine
 SELECT
     input.*,
     c.reason AS _drop

@@ -10,7 +10,7 @@
 --   requested memory, requested time) are unknown, not zero. The value -1
 --   already means unknown and is never touched.
 -- params:
---   allowance (number, default 3900): seconds a wait or run time may be negative and still be clock skew
+--   allowance (number >= 0, default 3900): seconds a wait or run time may be negative and still be clock skew
 SELECT
     * REPLACE (
         CASE WHEN wait < -$allowance THEN -1
