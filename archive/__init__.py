@@ -12,7 +12,7 @@ from .errors import (
     UsageError,
     WlaError,
 )
-from .store import Archive, default_path, open
+from .store.file import Archive, default_path, open
 
 __all__ = [
     "Archive",

@@ -37,9 +37,9 @@ def best(repeat: int, fn):
 
 def main() -> None:
     from wla.archive import open as open_archive
-    from wla.archive.capacity import capacity_deletions, capacity_report
-    from wla.archive.export import log_query
-    from wla.archive.ingest import ingest
+    from wla.archive.analysis.capacity import capacity_deletions, capacity_report
+    from wla.archive.store.export import log_query
+    from wla.archive.store.ingest import ingest
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DEFAULT_DATA)

@@ -37,7 +37,7 @@ print(json.dumps({"jobs": n, "seconds": dt,
 WLA = r"""
 import json, resource, sys, time
 from wla.archive import open as open_archive
-from wla.archive.ingest import ingest
+from wla.archive.store.ingest import ingest
 t = time.perf_counter()
 with open_archive(sys.argv[2], write=True) as a:
     results = ingest(a, [sys.argv[1]])

@@ -62,7 +62,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from wla.archive import open as open_archive
-    from wla.archive.ingest import ingest
+    from wla.archive.store.ingest import ingest
     from wla.sim import from_archive, simulate
     from wla.sim.reference import simulate_reference
     from wla.sim.schedule import schedule

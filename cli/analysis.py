@@ -9,9 +9,9 @@ import pandas as pd
 import typer
 from wla.archive import UsageError
 from wla.archive import open as open_archive
-from wla.archive.flurries import flurries
-from wla.archive.jobs import log_jobs
-from wla.archive.load import load_profile, local_time, log_clock
+from wla.archive.analysis.flurries import flurries
+from wla.archive.analysis.jobs import log_jobs
+from wla.archive.analysis.load import load_profile, local_time, log_clock
 
 from .app import ArchiveOpt, ExcludeOpt, WhereOpt, app, archive_path
 from .render import frame_text
@@ -66,7 +66,7 @@ def flurries_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Flurry candidates: user-weeks and user-days far above the average, dominant users."""
-    from wla.archive.flurries_plot import plot_flurries  # matplotlib only when drawing
+    from wla.archive.analysis.flurries_plot import plot_flurries  # matplotlib only when drawing
 
     jobs, facts, clock = _jobs(log, where, exclude, archive)
     report = flurries(jobs, candidate, large, dominance, top, **clock)
@@ -105,7 +105,7 @@ def load_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Daily and weekly utilization, and a suggested trim point for the trim rule."""
-    from wla.archive.load_plot import plot_load  # matplotlib only when drawing
+    from wla.archive.analysis.load_plot import plot_load  # matplotlib only when drawing
 
     jobs, facts, clock = _jobs(log, where, exclude, archive)
     report = load_profile(jobs, _capacity(facts, capacity), level, **clock)
@@ -142,8 +142,8 @@ def capacity_cmd(
     archive: Optional[Path] = ArchiveOpt,
 ) -> None:
     """Utilization exceptions, their components, the observed ceiling, and what the capacity rule would delete."""
-    from wla.archive.capacity import capacity_deletions, capacity_report  # scipy only here
-    from wla.archive.capacity_plot import plot_capacity
+    from wla.archive.analysis.capacity import capacity_deletions, capacity_report  # scipy only here
+    from wla.archive.analysis.capacity_plot import plot_capacity
 
     jobs, facts, clock = _jobs(log, where, exclude, archive)
     size = _capacity(facts, capacity)

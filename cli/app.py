@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 from typer.core import TyperGroup
-from wla.archive.store import ENV_PATH, default_path
+from wla.archive.store.file import ENV_PATH, default_path
 
 
 class Escaped(BaseException):

@@ -8,14 +8,14 @@ from typing import List, Optional
 import typer
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
-from wla.archive.bind import value_text
-from wla.archive.build import clean
-from wla.archive.provenance import provenance_json
-from wla.archive.publish import publish
+from wla.archive.clean.bind import value_text
+from wla.archive.clean.build import clean
+from wla.archive.clean.provenance import provenance_json
+from wla.archive.clean.publish import publish
+from wla.archive.clean.rules import load_rules
+from wla.archive.clean.versions import diff, steps, version_name, versions, why
 from wla.archive.ranges import INT64, MAX_COUNT, whole
-from wla.archive.rawfile import not_regular, open_regular
-from wla.archive.rules import load_rules
-from wla.archive.versions import diff, steps, version_name, versions, why
+from wla.archive.swf.rawfile import not_regular, open_regular
 
 from .app import ArchiveOpt, app, archive_path
 from .render import frame_text

@@ -15,13 +15,13 @@ import pandas as pd
 import typer
 from wla.archive import WlaError
 from wla.archive import open as open_archive
-from wla.archive.catalog import SETTABLE, catalog, log_info, set_fact
-from wla.archive.convert import convert
+from wla.archive.analysis.quality import COUNTS, quality
+from wla.archive.convert.records import convert
 from wla.archive.errors import OptionError
-from wla.archive.export import export_swf, log_query, write_query
-from wla.archive.ingest import IngestResult, ingest
-from wla.archive.quality import COUNTS, quality
-from wla.archive.store import one_line
+from wla.archive.store.catalog import SETTABLE, catalog, log_info, set_fact
+from wla.archive.store.export import export_swf, log_query, write_query
+from wla.archive.store.file import one_line
+from wla.archive.store.ingest import IngestResult, ingest
 
 from . import analysis, cleaning, simulation  # noqa: F401  (register their commands)
 from .app import ArchiveOpt, Escaped, ExcludeOpt, WhereOpt, _chosen, app, archive_path

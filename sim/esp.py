@@ -22,7 +22,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from wla.archive import ranges
 from wla.archive.errors import InputError, UsageError
-from wla.archive.rawfile import open_regular
+from wla.archive.swf.rawfile import open_regular
 
 if TYPE_CHECKING:
     from .result import SimResult

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 from wla.archive.errors import UsageError
-from wla.archive.store import Archive, one_line
+from wla.archive.store.file import Archive, one_line
 
 from .result import SimResult
 

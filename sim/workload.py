@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
-from wla.archive.catalog import log_facts
+from wla.archive.clean.predicate import LogClock, predicate_sql
 from wla.archive.errors import UsageError
-from wla.archive.export import log_query
-from wla.archive.predicate import LogClock, predicate_sql
 from wla.archive.ranges import MAX_PROCESSORS, whole
-from wla.archive.store import Archive, one_line
+from wla.archive.store.catalog import log_facts
+from wla.archive.store.export import log_query
+from wla.archive.store.file import Archive, one_line
 
 REASONS = (
     "unknown or zero run time",

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from hypothesis import settings
 from wla.archive import open as open_archive
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
 
 # Property tests draw the same examples on every run and every machine: a
 # test that fails, fails again.

@@ -16,8 +16,8 @@ from pandas.testing import assert_frame_equal
 from wla.archive import ExtendedFormatError, InputError
 from wla.archive import open as open_archive
 from wla.archive.errors import LogExists
-from wla.archive.ingest import ingest
-from wla.archive.reader import read_swf
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.reader import read_swf
 
 # -- building SWF text ------------------------------------------------------
 

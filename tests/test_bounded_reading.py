@@ -13,12 +13,13 @@ import zlib
 from pathlib import Path
 
 import pytest
-from wla.archive import InputError, rawfile, reader
+from wla.archive import InputError
 from wla.archive import open as open_archive
-from wla.archive.ingest import ingest
-from wla.archive.limits import INFLATE_FLOOR, INFLATE_RATIO, MAX_LINE_BYTES
-from wla.archive.reader import parse_bytes, read_swf
-from wla.archive.tokenizer import BATCH, MIN_JOB_LINE, Scan
+from wla.archive.store.ingest import ingest
+from wla.archive.swf import rawfile, reader
+from wla.archive.swf.limits import INFLATE_FLOOR, INFLATE_RATIO, MAX_LINE_BYTES
+from wla.archive.swf.reader import parse_bytes, read_swf
+from wla.archive.swf.tokenizer import BATCH, MIN_JOB_LINE, Scan
 
 JOB = "1 0 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1"
 
@@ -241,8 +242,8 @@ def test_short_bad_lines_take_no_job_slot_yet_are_reported(tmp_path):
 
 PEAK = r"""
 import json, resource, sys
-from wla.archive.reader import read_swf
-from wla.archive.tokenizer import warm
+from wla.archive.swf.reader import read_swf
+from wla.archive.swf.tokenizer import warm
 from wla.archive import InputError
 warm()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -8,14 +8,14 @@ import time
 import pytest
 from cli_run import wla
 from conftest import data_dir
-from wla.archive import build
 from wla.archive import open as open_archive
-from wla.archive.build import clean
+from wla.archive.clean import build
+from wla.archive.clean.build import clean
+from wla.archive.clean.publish import publish
+from wla.archive.clean.recipe import parse_recipe
 from wla.archive.errors import EmptyVersion
-from wla.archive.export import log_query
-from wla.archive.ingest import ingest
-from wla.archive.publish import publish
-from wla.archive.recipe import parse_recipe
+from wla.archive.store.export import log_query
+from wla.archive.store.ingest import ingest
 
 SMALL = "NASA-iPSC-1993-3-head228"
 

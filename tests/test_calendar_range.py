@@ -18,13 +18,13 @@ from cli_run import wla
 from conftest import data_dir
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
-from wla.archive.build import clean
-from wla.archive.catalog import set_fact
-from wla.archive.convert import to_swf
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
-from wla.archive.reader import parse_bytes
-from wla.archive.recipe import RecipeError
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import RecipeError
+from wla.archive.convert.records import to_swf
+from wla.archive.store.catalog import set_fact
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
+from wla.archive.swf.reader import parse_bytes
 
 UTC = timezone.utc
 # The range, from Python's calendar rather than from wla's constants.

@@ -11,9 +11,9 @@ import wla.archive
 from cli_run import wla as cli
 from conftest import data_dir
 from wla.archive import QueryError
-from wla.archive.catalog import catalog, set_fact
-from wla.archive.export import log_query, write_query
-from wla.archive.ingest import ingest
+from wla.archive.store.catalog import catalog, set_fact
+from wla.archive.store.export import log_query, write_query
+from wla.archive.store.ingest import ingest
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 

@@ -13,17 +13,17 @@ from conftest import data_dir
 from prov.model import ProvDocument
 from wla.archive import LogExists
 from wla.archive import open as open_archive
-from wla.archive.build import clean
+from wla.archive.analysis.quality import quality
+from wla.archive.clean.build import clean
+from wla.archive.clean.provenance import provenance_json
+from wla.archive.clean.publish import publish
+from wla.archive.clean.recipe import parse_recipe
+from wla.archive.clean.versions import diff, versions, why
 from wla.archive.errors import InvalidName
-from wla.archive.export import log_query
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
-from wla.archive.provenance import provenance_json
-from wla.archive.publish import publish
-from wla.archive.quality import quality
-from wla.archive.reader import read_swf
-from wla.archive.recipe import parse_recipe
-from wla.archive.versions import diff, versions, why
+from wla.archive.store.export import log_query
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
+from wla.archive.swf.reader import read_swf
 
 LOG = "SDSC-SP2-1998-4.2-cln"
 FLURRY = "user=24 and job>=10288 and job<=11646"

@@ -7,10 +7,10 @@ import pytest
 from cli_run import Run, wla
 from conftest import data_dir
 from wla.archive import open as open_archive
-from wla.archive.flurries import flurries
-from wla.archive.ingest import ingest
-from wla.archive.jobs import log_jobs
-from wla.archive.load import load_profile
+from wla.archive.analysis.flurries import flurries
+from wla.archive.analysis.jobs import log_jobs
+from wla.archive.analysis.load import load_profile
+from wla.archive.store.ingest import ingest
 
 LOG = "SDSC-SP2-1998-4.2-cln"
 
@@ -60,8 +60,8 @@ def test_capacity_json_report_and_rule(archive_file):
     out = _wla(archive_file, "capacity", LOG, "--json")
     assert out.status == 0, out.err
     got = json.loads(out.out)
-    from wla.archive.capacity import capacity_deletions, capacity_report
-    from wla.archive.quality import quality
+    from wla.archive.analysis.capacity import capacity_deletions, capacity_report
+    from wla.archive.analysis.quality import quality
 
     with open_archive(archive_file) as a:
         jobs, _ = log_jobs(a, LOG)

@@ -17,13 +17,13 @@ from as_user import ROOT, as_nobody, shared_folder
 from cli_run import wla
 from conftest import make_jobs
 from wla.archive import open as open_archive
-from wla.archive.capacity import capacity_deletions, capacity_report
-from wla.archive.convert import to_swf
+from wla.archive.analysis.capacity import capacity_deletions, capacity_report
+from wla.archive.analysis.flurries import flurries
+from wla.archive.analysis.load import load_profile
+from wla.archive.convert.records import to_swf
 from wla.archive.errors import OptionError, UsageError
-from wla.archive.flurries import flurries
-from wla.archive.ingest import ingest
-from wla.archive.load import load_profile
 from wla.archive.ranges import MAX_PROCESSORS
+from wla.archive.store.ingest import ingest
 from wla.sim import simulate
 from wla.sim.esp import EXAMPLE_MIX, esp_workload, read_mix, run_esp
 from wla.sim.predictors import parse_estimator

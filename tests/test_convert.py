@@ -15,12 +15,12 @@ import pytest
 from pandas.testing import assert_frame_equal
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
-from wla.archive.catalog import log_info
-from wla.archive.convert import convert, to_swf
+from wla.archive.convert.records import convert, to_swf
+from wla.archive.convert.recovery import RawJob, normalize_span, recover
 from wla.archive.errors import LogExists
-from wla.archive.export import log_query
-from wla.archive.fields import COLUMNS
-from wla.archive.recovery import RawJob, normalize_span, recover
+from wla.archive.store.catalog import log_info
+from wla.archive.store.export import log_query
+from wla.archive.swf.fields import COLUMNS
 
 DATA = Path(__file__).resolve().parent / "data" / "convert"
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import data_dir
 from wla.archive import ArchiveLocked
 from wla.archive import open as open_archive
-from wla.archive.ingest import ingest
+from wla.archive.store.ingest import ingest
 
 SMALL = ["NASA-iPSC-1993-3-head228", "ANL-Intrepid-2009-1-head10", "HPC2N-2002-2.2-head3170"]
 BIG = "KTH-SP2-1996-2.1-cln"
@@ -56,7 +56,7 @@ def test_second_process_is_told_the_archive_is_locked(tmp_path):
 
 KILLED = """
     import sys, time
-    import wla.archive.ingest as ing
+    import wla.archive.store.ingest as ing
     from wla.archive import open
     original = ing._append
     def pausing(con, table, log_id, frame):

@@ -8,13 +8,13 @@ import duckdb
 import pandas as pd
 import pytest
 from conftest import make_jobs
-from wla.archive.catalog import log_info
+from wla.archive.analysis.flurries import flurries, weekly_counts
+from wla.archive.analysis.flurries_plot import plot_flurries
+from wla.archive.analysis.load import DAY
+from wla.archive.clean.predicate import LogClock, predicate_sql
 from wla.archive.errors import UsageError
-from wla.archive.export import log_query
-from wla.archive.flurries import flurries, weekly_counts
-from wla.archive.flurries_plot import plot_flurries
-from wla.archive.load import DAY
-from wla.archive.predicate import LogClock, predicate_sql
+from wla.archive.store.catalog import log_info
+from wla.archive.store.export import log_query
 
 # 2000-01-03 00:00 in US/Pacific (08:00 UTC), a Monday
 START, TZ = 946886400, "US/Pacific"
@@ -258,7 +258,7 @@ def test_flurry_plot_is_reproducible(real_archive, tmp_path):
 
 
 def test_quality_report_counts_the_candidates_flurries_finds(real_archive):
-    from wla.archive.quality import quality
+    from wla.archive.analysis.quality import quality
 
     report = quality(real_archive).set_index("name")
     for name in real_archive.log_names():

@@ -22,8 +22,8 @@ from decimal import Decimal
 from conftest import data_dir
 from wla.archive import WlaError
 from wla.archive import open as open_archive
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
 
 SEED = 20240917
 CASES = 320

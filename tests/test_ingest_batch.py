@@ -6,7 +6,7 @@ import shutil
 
 from conftest import data_dir
 from wla.archive import open as open_archive
-from wla.archive.ingest import ingest
+from wla.archive.store.ingest import ingest
 
 FILES = ["NASA-iPSC-1993-3-head228", "KTH-SP2-1996-2.1-cln", "ANL-Intrepid-2009-1-head10",
          "HPC2N-2002-2.2-head3170", "lublin_256"]

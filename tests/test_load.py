@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import make_jobs
-from wla.archive.catalog import log_info
+from wla.archive.analysis.load import DAY, WEEK, load_profile
+from wla.archive.analysis.load_plot import plot_load
+from wla.archive.clean.predicate import LogClock, predicate_sql
 from wla.archive.errors import UsageError
-from wla.archive.export import log_query
-from wla.archive.load import DAY, WEEK, load_profile
-from wla.archive.load_plot import plot_load
-from wla.archive.predicate import LogClock, predicate_sql
+from wla.archive.store.catalog import log_info
+from wla.archive.store.export import log_query
 
 # 2000-01-01 00:00 in US/Pacific (08:00 UTC)
 START, TZ = 946713600, "US/Pacific"

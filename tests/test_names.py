@@ -13,13 +13,13 @@ import pytest
 from cli_run import wla
 from conftest import data_dir
 from wla.archive import open as open_archive
-from wla.archive.build import clean, header_line
-from wla.archive.convert import convert
+from wla.archive.clean.build import clean, header_line
+from wla.archive.clean.publish import publish
+from wla.archive.clean.recipe import RecipeError, parse_recipe
+from wla.archive.convert.records import convert
 from wla.archive.errors import InvalidName, WlaError
-from wla.archive.ingest import ingest
 from wla.archive.names import MAX_NAME, check_log_name, check_log_ref, check_name, check_version_name
-from wla.archive.publish import publish
-from wla.archive.recipe import RecipeError, parse_recipe
+from wla.archive.store.ingest import ingest
 
 SMALL = "NASA-iPSC-1993-3-head228"
 JOB_LINE = "1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1"
@@ -211,7 +211,7 @@ def test_publish_refuses_a_header_that_would_add_jobs(tmp_path, small_file):
 
 
 def test_parameter_values_in_notes_are_one_line_whatever_they_hold():
-    from wla.archive.bind import params_text
+    from wla.archive.clean.bind import params_text
 
     nasty = ["a\nb", "c\rd", "e\u2028f", "g\u2029h", "i\x85j", "k\x0bl", 'm"n', "o\\p"]
     text = params_text({"where": nasty[0], "reason": nasty[2], "names": nasty, "n": 5, "x": 0.5,

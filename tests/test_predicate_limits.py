@@ -12,12 +12,12 @@ import pytest
 import sqlglot
 from conftest import data_dir, pandas_log
 from wla.archive import open as open_archive
-from wla.archive import predicate
-from wla.archive.build import clean
-from wla.archive.ingest import ingest
-from wla.archive.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, LogClock, PredicateError, predicate_sql
-from wla.archive.recipe import RecipeError, parse_recipe
-from wla.archive.rules import RuleError, parse_rule
+from wla.archive.clean import predicate
+from wla.archive.clean.build import clean
+from wla.archive.clean.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, LogClock, PredicateError, predicate_sql
+from wla.archive.clean.recipe import RecipeError, parse_recipe
+from wla.archive.clean.rules import RuleError, parse_rule
+from wla.archive.store.ingest import ingest
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")

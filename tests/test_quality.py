@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import pandas_log
-from wla.archive.quality import quality
+from wla.archive.analysis.quality import quality
 
 LOGS = ["SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170", "LANL-CM5-1994-4.1-cln",
         "KTH-SP2-1996-2.1-cln", "OSC-Clust-2000-3.1-cln", "LLNL-Thunder-2007-1.1-cln"]

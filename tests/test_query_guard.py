@@ -17,9 +17,9 @@ import wla.archive
 from cli_run import wla as cli
 from conftest import data_dir
 from wla.archive import QueryError
-from wla.archive.export import write_query
-from wla.archive.guard import parse_query
-from wla.archive.ingest import ingest
+from wla.archive.store.export import write_query
+from wla.archive.store.guard import parse_query
+from wla.archive.store.ingest import ingest
 from wla.sim import from_archive
 
 LOG = "NASA-iPSC-1993-3-head228"

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from conftest import manifest, real_files
 from wla.archive import open as open_archive
-from wla.archive.export import export_swf
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
+from wla.archive.store.export import export_swf
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
 
 
 def test_manifest_lists_every_file():

@@ -9,10 +9,10 @@ import os
 import pytest
 from cli_run import wla
 from wla.archive import open as open_archive
-from wla.archive.build import clean
-from wla.archive.ingest import ingest
-from wla.archive.recipe import RecipeError, parse_recipe, read_recipe, step_params
-from wla.archive.rules import NUMERIC, Bounds, RuleError, load_rules, parse_rule
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import RecipeError, parse_recipe, read_recipe, step_params
+from wla.archive.clean.rules import NUMERIC, Bounds, RuleError, load_rules, parse_rule
+from wla.archive.store.ingest import ingest
 
 TINY = "; MaxProcs: 16\n; UnixStartTime: 0\n" + "".join(
     f"{j} {j * 10} 0 100 {j} -1 -1 {j} -1 -1 1 1 1 -1 -1 -1 -1 -1\n" for j in range(1, 11))

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 from wla.archive import ExtendedFormatError
 from wla.archive import open as open_archive
-from wla.archive.export import swf_text
-from wla.archive.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN
-from wla.archive.header import KNOWN_LABELS
-from wla.archive.ingest import ingest
-from wla.archive.lineparse import LineError, parse_line
-from wla.archive.reader import parse_bytes, read_swf
-from wla.archive.tokenizer import IS_INT, SLOT, tokenize
+from wla.archive.store.export import swf_text
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN
+from wla.archive.swf.header import KNOWN_LABELS
+from wla.archive.swf.lineparse import LineError, parse_line
+from wla.archive.swf.reader import parse_bytes, read_swf
+from wla.archive.swf.tokenizer import IS_INT, SLOT, tokenize
 
 SETTINGS = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from wla.archive import open as open_archive
-from wla.archive.build import clean
-from wla.archive.fields import COLUMNS
-from wla.archive.ingest import ingest
-from wla.archive.recipe import parse_recipe
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import parse_recipe
+from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 

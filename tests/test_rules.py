@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 from wla.archive import open as open_archive
-from wla.archive.build import clean
-from wla.archive.ingest import ingest
-from wla.archive.recipe import RecipeError, parse_recipe
-from wla.archive.rules import RuleError, load_rules, parse_rule
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import RecipeError, parse_recipe
+from wla.archive.clean.rules import RuleError, load_rules, parse_rule
+from wla.archive.store.ingest import ingest
 
 BUILTIN = Path(__file__).resolve().parent.parent / "schema" / "rules"
 

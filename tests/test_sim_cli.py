@@ -14,8 +14,8 @@ import pytest
 from conftest import ROOT, data_dir
 from typer.testing import CliRunner
 from wla.archive import open as open_archive
-from wla.archive.build import clean
-from wla.archive.ingest import ingest
+from wla.archive.clean.build import clean
+from wla.archive.store.ingest import ingest
 from wla.cli.main import app, main
 from wla.sim import from_archive, simulate
 from wla.sim.esp import EXAMPLE_MIX

@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 from as_user import ROOT, as_nobody, shared_folder
 from cli_run import wla
-from wla.archive import InputError, rawfile
+from wla.archive import InputError
 from wla.archive import open as open_archive
-from wla.archive.ingest import ingest
-from wla.archive.reader import read_swf
+from wla.archive.store.ingest import ingest
+from wla.archive.swf import rawfile
+from wla.archive.swf.reader import read_swf
 
 JOBS = "".join(f"{j} {10 * j} 5 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n" for j in range(1, 4))
 
@@ -202,7 +203,7 @@ def test_permission_denied_for_a_real_user(tmp_path):
         if prefix is None:
             pytest.skip(why)
         script = ("import json, sys\n"
-                  "from wla.archive.reader import read_swf\n"
+                  "from wla.archive.swf.reader import read_swf\n"
                   "from wla.archive import InputError\n"
                   "try:\n    read_swf(sys.argv[1]); print(json.dumps('read'))\n"
                   "except InputError as e:\n    print(json.dumps(str(e)))\n")

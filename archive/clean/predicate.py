@@ -27,9 +27,9 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
-from .errors import WlaError
-from .fields import FIELDS
-from .store import one_line
+from ..errors import WlaError
+from ..store.file import one_line
+from ..swf.fields import FIELDS
 
 
 class PredicateError(WlaError):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .catalog import log_facts
-from .export import log_query
-from .store import Archive
+from ..store.catalog import log_facts
+from ..store.export import log_query
+from ..store.file import Archive
 
 
 def log_jobs(archive: Archive, name: str, where: str | None = None,

@@ -12,8 +12,8 @@ from typing import Iterator
 
 import numpy as np
 
+from ..jit import njit
 from .fields import EXACT_DOUBLE_LIMIT, FIELDS, NFIELDS
-from .jit import njit
 
 # Field k goes to slot SLOT[k] of the integer block when IS_INT[k], else of
 # the float block.

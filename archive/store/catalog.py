@@ -5,11 +5,11 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from .errors import UsageError
+from ..errors import UsageError
+from ..ranges import MAX_PROCESSORS, whole
+from ..swf.instants import inside, job_problem, out_of_range, outside
+from .file import Archive
 from .ingest import valid_tz
-from .instants import inside, job_problem, out_of_range, outside
-from .ranges import MAX_PROCESSORS, whole
-from .store import Archive
 
 LS_COLUMNS = [
     "name", "first_submit_date", "last_submit_date", "months",

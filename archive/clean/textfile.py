@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from .errors import InputError, WlaError, visible
-from .rawfile import open_regular
+from ..errors import InputError, WlaError, visible
+from ..swf.rawfile import open_regular
 
 MAX_TEXT_BYTES = 16 << 20  # a recipe at the limits of its predicates is under 2 MiB
 

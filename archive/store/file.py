@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 from wla.schema import load_sql
 
-from .errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
+from ..errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
 from .guard import checked_statement
 
 DEFAULT_PATH = "archive.duckdb"

@@ -27,8 +27,8 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from .errors import InvalidName, WlaError, visible
-from .names import check_log_ref, check_version_name
+from ..errors import InvalidName, WlaError, visible
+from ..names import check_log_ref, check_version_name
 from .rules import Rule, RuleError, check_value
 from .textfile import read_text
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
+from ..clean.predicate import LogClock, predicate_sql
+from ..errors import UsageError
+from ..swf.fields import FIELDS
 from .catalog import log_facts
-from .errors import UsageError
-from .fields import FIELDS
-from .predicate import LogClock, predicate_sql
-from .store import Archive, one_line, query_error
+from .file import Archive, one_line, query_error
 
 
 def _formatted(column: str, integer: bool) -> str:

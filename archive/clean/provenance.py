@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from .store import Archive
+from ..store.file import Archive
 from .versions import lineage, version_name
 
 PREFIX = {

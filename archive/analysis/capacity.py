@@ -26,9 +26,9 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from .errors import UsageError
+from ..errors import UsageError
+from ..ranges import MAX_COUNT, MAX_PROCESSORS, MAX_WORKERS, number, whole
 from .load import local_time, log_clock, processors
-from .ranges import MAX_COUNT, MAX_PROCESSORS, MAX_WORKERS, number, whole
 
 DAY = 86400
 # Above this many nonzeros HiGHS's presolve takes minutes and ignores the time

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .errors import LogNotFound
-from .fields import COLUMNS
-from .store import Archive
+from ..errors import LogNotFound
+from ..store.file import Archive
+from ..swf.fields import COLUMNS
 
 ORIGINAL = "original"  # names the log itself where a version is expected
 

@@ -18,15 +18,15 @@ import pandas as pd
 import wla
 from sqlglot import exp
 
+from ..errors import InvalidName, LogExists, LogNotFound, WlaError
+from ..names import check_log_ref, check_version_name
+from ..store.file import Archive, one_line, transaction
+from ..swf.instants import job_problem, outside
 from .bind import bind, params_text
 from .computed import computed
-from .errors import InvalidName, LogExists, LogNotFound, WlaError
-from .instants import job_problem, outside
-from .names import check_log_ref, check_version_name
 from .predicate import LogClock
 from .recipe import Recipe, RecipeError, read_recipe, recipe_hash, step_params
 from .rules import JOB_COLUMNS, Rule, load_rules, record, recorded
-from .store import Archive, one_line, transaction
 
 _COLS = ", ".join(JOB_COLUMNS)
 

@@ -12,10 +12,10 @@ from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .errors import UsageError
+from ..clean.predicate import LogClock
+from ..errors import UsageError
 from .flurries import weekly_counts
 from .load import DAY, WEEK, log_clock
-from .predicate import LogClock
 
 GREY = "#b0b0b0"
 

@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pandas as pd
 
-from .errors import UsageError
-from .predicate import LogClock
-from .ranges import MAX_PROCESSORS, number, whole
+from ..clean.predicate import LogClock
+from ..errors import UsageError
+from ..ranges import MAX_PROCESSORS, number, whole
 
 DAY = 86400
 WEEK = 604800

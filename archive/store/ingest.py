@@ -22,13 +22,13 @@ from typing import Callable, Iterable
 import duckdb
 import pandas as pd
 
-from .errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
-from .header import header_facts
-from .names import check_log_name
-from .ranges import MAX_WORKERS, whole
-from .reader import ParsedLog, log_name, parse_bytes, read_bytes
-from .store import Archive, one_line, transaction
-from .tokenizer import warm
+from ..errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
+from ..names import check_log_name
+from ..ranges import MAX_WORKERS, whole
+from ..swf.header import header_facts
+from ..swf.reader import ParsedLog, log_name, parse_bytes, read_bytes
+from ..swf.tokenizer import warm
+from .file import Archive, one_line, transaction
 
 SWF_SUFFIXES = (".swf", ".swf.gz")
 

@@ -37,9 +37,9 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from .errors import InvalidName, WlaError
-from .fields import COLUMNS, FIELDS
-from .names import check_name
+from ..errors import InvalidName, WlaError
+from ..names import check_name
+from ..swf.fields import COLUMNS, FIELDS
 from .predicate import split_statements
 from .textfile import read_text
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .store import Archive
+from ..store.file import Archive
 
 # Counts of the report, in the order of cleaning.md's list.
 COUNTS = [

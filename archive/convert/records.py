@@ -37,15 +37,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import numpy as np
 import pandas as pd
 
-from .. import __version__
-from .errors import InputError, UsageError
-from .fields import COLUMNS, FIELDS
-from .header import header_facts, parse_header_line
-from .ingest import IngestResult, ingest
-from .instants import job_problem
-from .names import check_log_name
-from .ranges import MAX_PROCESSORS, whole
-from .rawfile import read_text
+from ... import __version__
+from ..errors import InputError, UsageError
+from ..names import check_log_name
+from ..ranges import MAX_PROCESSORS, whole
+from ..store.file import Archive
+from ..store.ingest import IngestResult, ingest
+from ..swf.fields import COLUMNS, FIELDS
+from ..swf.header import header_facts, parse_header_line
+from ..swf.instants import job_problem
+from ..swf.rawfile import read_text
 from .recovery import (
     RawJob,
     normalize_span,
@@ -57,7 +58,6 @@ from .recovery import (
     recover,
 )
 from .sacct import read_sacct
-from .store import Archive
 
 FORMATS = ("csv", "sacct")
 

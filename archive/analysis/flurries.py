@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .errors import UsageError
+from ..clean.predicate import LogClock
+from ..errors import UsageError
+from ..ranges import MAX_COUNT, number, whole
 from .load import DAY, WEEK, local_date, log_clock, processors
-from .predicate import LogClock
-from .ranges import MAX_COUNT, number, whole
 
 NEEDED = ("job", "submit", "run", "procs", "req_procs", "user_id")
 

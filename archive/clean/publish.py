@@ -15,9 +15,9 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from .errors import EmptyVersion, WlaError
-from .export import swf_text, write_bytes
-from .store import Archive, transaction
+from ..errors import EmptyVersion, WlaError
+from ..store.export import swf_text, write_bytes
+from ..store.file import Archive, transaction
 from .versions import version_name
 
 

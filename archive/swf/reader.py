@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ExtendedFormatError, InputError
+from ..errors import ExtendedFormatError, InputError
 from .fields import COLUMNS
 from .header import HeaderLine, leading_integer, parse_header_line
 from .instants import inside, job_problem, out_of_range, outside

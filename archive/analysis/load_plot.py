@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from .errors import UsageError
+from ..errors import UsageError
 from .flurries_plot import date_axis, period_axis, save
 from .load import DAY, WEEK, LoadReport, load_profile
 
