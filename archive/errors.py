@@ -1,4 +1,6 @@
-"""The project's exceptions: each one prints as one line a user can act on."""
+"""Every exception class of wla, in one module. Those a user meets (WlaError
+and below) print as one line they can act on; the rest carry a problem
+inside wla to where it is reported (LineError, BeyondLimits, Escaped)."""
 from __future__ import annotations
 
 import unicodedata
@@ -86,3 +88,51 @@ class OptionError(UsageError):
 
 class EmptyVersion(WlaError):
     """A version without jobs, which cannot be published as an SWF file."""
+
+
+class PredicateError(WlaError):
+    """A predicate that is not in the notation, or names what does not exist."""
+
+
+class RuleError(WlaError):
+    """A rule file that cannot be used: bad header, bad SQL, unknown column."""
+
+
+class RecipeError(WlaError):
+    """A recipe that cannot be built as written."""
+
+
+class LineError(ValueError):
+    """A job line that is not 18 numbers the archive can keep exactly; the
+    reader turns it into a rejected line or an InputError naming the file."""
+
+    def __init__(self, reason: str, extended: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.extended = extended
+
+
+class BeyondLimits(Exception):
+    """A file past one of the reading limits (swf/limits.py): refused even
+    when lenient. Raised inside the reader with the line that crossed the
+    limit; the reader reports it as the InputError naming the file."""
+
+    def __init__(self, line_no: int, text: str, reason: str):
+        super().__init__(reason)
+        self.line_no = line_no
+        self.text = text
+        self.reason = reason
+
+
+class ScheduleInvalid(WlaError):
+    """A simulated schedule that breaks an invariant: a bug, never a user error."""
+
+
+class Escaped(BaseException):
+    """An exception typer would end the program on by itself (an interrupt:
+    a silent status 130; a closed stdout: status 1; EOFError: "Aborted!"),
+    carried out of typer to `main`, which reports every failure one way."""
+
+    def __init__(self, error: BaseException):
+        super().__init__(error)
+        self.error = error

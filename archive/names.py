@@ -15,6 +15,7 @@ import unicodedata
 from .errors import InvalidName
 
 MAX_NAME = 128  # characters; the longest log of the Parallel Workloads Archive is 36
+ORIGINAL = "original"  # names the log itself where a version is expected
 _REFUSED = {"Cc": "a control character", "Cf": "a format character", "Cs": "a surrogate",
             "Zl": "a line separator", "Zp": "a paragraph separator"}
 _VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -77,3 +78,14 @@ def check_log_ref(name: str, where: str = "") -> str:
     if at:
         check_version_name(version, where)
     return name
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """LOG -> (LOG, None); LOG@VERSION -> (LOG, VERSION)."""
+    log, at, version = name.partition("@")
+    return log, (version if at else None)
+
+
+def full_name(log: str, version: str | None) -> str:
+    """The name the archive keeps a log or version under: LOG, or LOG@VERSION."""
+    return log if version is None else f"{log}@{version}"

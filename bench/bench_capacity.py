@@ -37,9 +37,10 @@ def best(repeat: int, fn):
 
 def main() -> None:
     from wla.archive import open as open_archive
-    from wla.archive.analysis.capacity import capacity_deletions, capacity_report
-    from wla.archive.store.export import log_query
+    from wla.archive.analysis.capacity import capacity_report
+    from wla.archive.analysis.capacity_choice import capacity_deletions
     from wla.archive.store.ingest import ingest
+    from wla.archive.store.select import log_query
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=DEFAULT_DATA)

@@ -1,4 +1,5 @@
-"""The typer application and what every command shares."""
+"""The typer application and what every command shares: the order of the
+commands, the archive of the run, and exceptions typer would end on itself."""
 from __future__ import annotations
 
 import errno
@@ -7,20 +8,31 @@ from typing import Any, Optional
 
 import typer
 from typer.core import TyperGroup
-from wla.archive.store.file import ENV_PATH, default_path
+from wla.archive.context import Context
+from wla.archive.errors import Escaped
 
+from . import options
 
-class Escaped(BaseException):
-    """An exception typer would end the program on by itself (an interrupt:
-    a silent status 130; a closed stdout: status 1; EOFError: "Aborted!"),
-    carried out of typer to `main`, which reports every failure one way."""
-
-    def __init__(self, error: BaseException):
-        super().__init__(error)
-        self.error = error
+# The help lists the commands as the work flows: logs in, looked at, cleaned,
+# published, simulated.
+FLOW = ("ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
+        "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
+        "simulate", "esp")
 
 
 class _Commands(TyperGroup):
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        known = super().list_commands(ctx)
+        return [n for n in FLOW if n in known] + [n for n in known if n not in FLOW]
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        """Each command with its whole first sentence, wrapped (click cuts it at the line's end)."""
+        rows = [(name, self.get_command(ctx, name).get_short_help_str(limit=1000))
+                for name in self.list_commands(ctx) if not self.get_command(ctx, name).hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -37,28 +49,23 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: a flag shows as a flag, not as `--json <bool>`
     help="wla: a workload log archive. Keep SWF logs exactly, ask SQL over all of them.",
 )
 
-# Files and folders are checked by wla's own code, which says in one line what
-# is wrong (typer's `readable` check would print a usage box with status 2).
-ArchiveOpt = typer.Option(None, "--archive", "-a", envvar=ENV_PATH, readable=False,
-                          help="Archive file [default: ./archive.duckdb]")
-WhereOpt = typer.Option(None, "--where", help="Only jobs matching this predicate, e.g. \"user=21 and job>100\"")
-ExcludeOpt = typer.Option(None, "--exclude", help="Leave out jobs matching this predicate")
-
-_chosen: dict[str, str] = {}
+# This run: the command (named in errors: its options, "while running") and
+# the archive given before the command name.
+RUN: dict[str, Any] = {}
 
 
 @app.callback()
-def _global(ctx: typer.Context, archive: Optional[Path] = typer.Option(
-        None, "--archive", "-a", envvar=ENV_PATH, readable=False,
-        help="Archive file, for every command [default: ./archive.duckdb]")) -> None:
-    if ctx.invoked_subcommand:
-        _chosen["command"] = ctx.invoked_subcommand  # named in errors: its options, "while running"
-    if archive:
-        _chosen["archive"] = str(archive)
+def _global(ctx: typer.Context, archive: Optional[Path] = options.Archive,
+            version: bool = options.ShowVersion) -> None:
+    RUN.clear()
+    RUN.update(command=ctx.invoked_subcommand, archive=archive)
 
 
-def archive_path(archive: Optional[Path]) -> str:
-    return str(archive) if archive else _chosen.get("archive") or default_path()
+def context(archive: Optional[Path]) -> Context:
+    """The run's archive: -a after the command name, else -a before it, else
+    $WLA_ARCHIVE, else ./archive.duckdb."""
+    return Context(archive or RUN.get("archive"))

@@ -1,32 +1,25 @@
-"""Commands of cleaning: rules, clean, versions, diff, why, provenance, publish."""
+"""Commands of cleaning: rules, clean, versions, recipe, diff, why, provenance, publish."""
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-from wla.archive import InputError, UsageError
-from wla.archive import open as open_archive
-from wla.archive.clean.bind import value_text
-from wla.archive.clean.build import clean
-from wla.archive.clean.provenance import provenance_json
-from wla.archive.clean.publish import publish
-from wla.archive.clean.rules import load_rules
-from wla.archive.clean.versions import diff, steps, version_name, versions, why
-from wla.archive.ranges import INT64, MAX_COUNT, whole
-from wla.archive.swf.rawfile import not_regular, open_regular
 
-from .app import ArchiveOpt, app, archive_path
-from .render import frame_text
-
-RulesOpt = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
+from . import options, text
+from .app import app, context
+from .present import show
 
 
 def _rule_folders(folders: Optional[List[Path]]) -> None:
     """Each folder given with --rules, and its *.sql files, can be read: a
     folder that cannot be listed would otherwise add no rules without a word,
     and a FIFO named x.sql would wait for a writer forever."""
+    from wla.archive import InputError
+    from wla.archive.swf.rawfile import not_regular, open_regular
+
     for folder in folders or []:
         name = str(folder)
         try:
@@ -47,151 +40,158 @@ def _rule_folders(folders: Optional[List[Path]]) -> None:
             os.close(open_regular(str(f)))
 
 
+def rule_data(rule) -> dict:
+    """A rule as --json shows it (and `wla rules NAME` as text)."""
+    return {
+        "name": rule.name, "version": rule.version, "fingerprint": rule.fingerprint, "file": rule.file,
+        "rationale": rule.rationale,
+        "params": [{"name": p.name, "type": p.type, "required": p.required,
+                    "default": None if p.required else p.default, "doc": p.doc} for p in rule.params.values()],
+        "reads": list(rule.reads), "writes": list(rule.writes),
+    }
+
+
 @app.command("rules")
 def rules_cmd(
-    name: Optional[str] = typer.Argument(None, help="Show this rule in full"),
-    rules: Optional[List[Path]] = RulesOpt,
+    name: Optional[str] = options.RuleName,
+    rules: Optional[List[Path]] = options.Rules,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """List the cleaning rules (name, version, fingerprint, parameters)."""
+    from wla.archive import UsageError
+    from wla.archive.clean import rules as library
+
     _rule_folders(rules)
-    found = load_rules(rules)
+    found = library.load_rules(rules)
     if name is None:
-        for r in found.values():
-            params = ", ".join(f"{p.name}={value_text(p.default) if not p.required else '(required)'}"
-                               for p in r.params.values())
-            typer.echo(f"{r.name:10} v{r.version}  {r.fingerprint[:12]}  {params}")
+        show([rule_data(r) for r in found.values()], as_json, text.rules)
         return
     if name not in found:
         raise UsageError(f"no rule {name!r} (rules: {', '.join(found)})")
-    r = found[name]
-    typer.echo(f"{r.name} version {r.version}, fingerprint {r.fingerprint}\nfile: {r.file}\n")
-    typer.echo(r.rationale + "\n")
-    for p in r.params.values():
-        default = "required" if p.required else f"default {value_text(p.default)}"
-        typer.echo(f"  {p.name} ({p.type}, {default}): {p.doc}")
-    typer.echo(f"\nreads: {', '.join(r.reads) or '-'}; writes: {', '.join(r.writes) or '-'}")
+    show(rule_data(found[name]), as_json, text.rule)
 
 
 @app.command("clean")
 def clean_cmd(
-    recipe: Path = typer.Argument(..., readable=False, help="Recipe (TOML): log, version, [[step]]s"),
-    rules: Optional[List[Path]] = RulesOpt,
-    archive: Optional[Path] = ArchiveOpt,
+    recipe: Path = options.Recipe,
+    rules: Optional[List[Path]] = options.Rules,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """Build a cleaned version from a recipe: one view per step, every decision recorded."""
+    from wla.archive.clean.build import clean
+    from wla.archive.clean.recipe import read_recipe
+
     _rule_folders(rules)
-    with open_archive(archive_path(archive), write=True) as a:
-        res = clean(a, recipe, rules)
-    if res.status == "unchanged":
-        typer.echo(f"{res.name} is published and its recipe is unchanged; nothing to do")
-        return
-    for s in res.steps:
-        typer.echo(f"step {s.step}: {s.rule} v{s.rule_version} ({s.fingerprint[:12]}): "
-                   f"{s.dropped:,} dropped, {s.changed:,} changed, of {s.jobs_in:,}")
-        if s.note:
-            typer.echo(f"        {s.note}")
-    typer.echo(f"{res.status} {res.name}: {res.jobs_in:,} -> {res.jobs:,} jobs in {res.seconds:.2f} s "
-               f"(recipe {res.recipe_hash[:12]})")
+    written = read_recipe(recipe)  # a recipe that cannot be read is said so, archive or not
+    with context(archive).writing() as a:
+        res = clean(a, written, rules)
+    typer.echo(text.clean(res))
 
 
 @app.command("versions")
 def versions_cmd(
-    log: Optional[str] = typer.Argument(None, help="Only this log's versions"),
-    archive: Optional[Path] = ArchiveOpt,
+    log: Optional[str] = options.OptionalLog,
+    version: Optional[str] = options.Version,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
-    """List cleaned versions; with a version's name, its steps."""
-    with open_archive(archive_path(archive)) as a:
-        if log is not None and "@" in log:
-            typer.echo(frame_text(steps(a, version_name(a, log, log))))
-            return
-        typer.echo(frame_text(versions(a, log)))
+    """List cleaned versions (of a log); with a version (LOG@VERSION), its steps."""
+    from wla.archive import UsageError
+    from wla.archive.clean.versions import steps, versions
+    from wla.archive.resolve import resolve
+
+    if log is None and version is not None:
+        raise UsageError("--version needs the log it is a version of")
+    with context(archive).reading() as a:
+        named = resolve(a, log, version) if log is not None else None
+        if named is not None and named.version is not None:
+            frame = steps(a, named.name)
+        else:
+            frame = versions(a, named.log if named else None)
+    show(frame, as_json, text.table)
 
 
 @app.command("recipe")
 def recipe_cmd(
-    log: str,
-    version: str,
-    archive: Optional[Path] = ArchiveOpt,
+    log: str = options.Log,
+    version: Optional[str] = options.VersionArg,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """Print the recipe a version was built from (to edit and `wla clean` again)."""
-    with open_archive(archive_path(archive)) as a:
-        name = version_name(a, log, version)
-        typer.echo(a.con.execute("SELECT recipe FROM versions WHERE name = ?", [name]).fetchall()[0][0],
-                   nl=False)
+    from wla.archive.clean.versions import recipe_text
+
+    with context(archive).reading() as a:
+        typer.echo(recipe_text(a, log, version), nl=False)
 
 
 @app.command("diff")
 def diff_cmd(
-    log: str,
-    v1: str = typer.Argument(..., help="A version, or 'original'"),
-    v2: str = typer.Argument(..., help="A version, or 'original'"),
-    limit: int = typer.Option(20, help="Rows of detail to show (0: all)"),
-    archive: Optional[Path] = ArchiveOpt,
+    log: str = options.Log,
+    v1: str = options.VersionOrOriginal,
+    v2: str = options.VersionOrOriginal,
+    limit: int = options.Limit,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """Jobs dropped or changed between two versions, grouped by rule."""
+    from wla.archive.clean.versions import diff
+    from wla.archive.ranges import MAX_COUNT, whole
+
     whole("limit", limit, 0, MAX_COUNT)
-    with open_archive(archive_path(archive)) as a:
+    with context(archive).reading() as a:
         summary, detail = diff(a, log, v1, v2)
-    if detail.empty:
-        typer.echo(f"{v1} and {v2} hold the same jobs with the same values")
-        return
-    typer.echo(frame_text(summary))
-    typer.echo("")
-    shown = detail if limit == 0 else detail.head(limit)
-    typer.echo(frame_text(shown))
-    if len(shown) < len(detail):
-        typer.echo(f"... {len(detail) - len(shown):,} more rows (--limit 0 shows all)")
+    show({"summary": summary, "detail": detail}, as_json, partial(text.diff, v1=v1, v2=v2, limit=limit))
 
 
 @app.command("why")
 def why_cmd(
-    log: str,
-    job: int,
-    version: Optional[str] = typer.Option(None, "--version", "-v", help="Only this version"),
-    archive: Optional[Path] = ArchiveOpt,
+    log: str = options.Log,
+    job: int = options.Job,
+    version: Optional[str] = options.Version,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """Every decision that touched a job: step, rule, action, values, reason."""
+    from wla.archive.clean.versions import why
+    from wla.archive.ranges import INT64, whole
+
     whole("job", job, *INT64)  # job numbers are 64-bit in the archive
-    with open_archive(archive_path(archive)) as a:
+    with context(archive).reading() as a:
         decisions, kept = why(a, log, job, version)
-    if kept.empty:
-        typer.echo(f"job {job} has no versions to be in")
-    for row in kept.itertuples():
-        state = "kept" if row.kept else "dropped"
-        mine = decisions[(decisions.version == row.version) & (decisions.line_no == row.line_no)]
-        typer.echo(f"{row.version}: job {job} (line {row.line_no}) {state}"
-                   + ("" if len(mine) or not row.kept else ", unchanged"))
-    if not decisions.empty:
-        typer.echo("")
-        typer.echo(frame_text(decisions))
+    show({"job": job, "versions": kept, "decisions": decisions}, as_json, text.why)
 
 
 @app.command("provenance")
 def provenance_cmd(
-    log: str,
-    version: str,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", readable=False, help="Write to this file"),
-    archive: Optional[Path] = ArchiveOpt,
+    log: str = options.Log,
+    version: Optional[str] = options.VersionArg,
+    output: Optional[Path] = options.OutputFile,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """A version's provenance as W3C PROV-JSON."""
-    with open_archive(archive_path(archive)) as a:
-        text = provenance_json(a, log, version)
+    from wla.archive.clean.provenance import provenance_json
+
+    with context(archive).reading() as a:
+        written = provenance_json(a, log, version)
     if output:
-        output.write_text(text, encoding="utf-8")
+        output.write_text(written, encoding="utf-8")
         typer.echo(f"wrote {output}")
     else:
-        typer.echo(text, nl=False)
+        typer.echo(written, nl=False)
 
 
 @app.command("publish")
 def publish_cmd(
-    log: str,
-    version: str,
-    output: Path = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf or FILE.swf.gz"),
-    archive: Optional[Path] = ArchiveOpt,
+    log: str = options.Log,
+    version: Optional[str] = options.VersionArg,
+    output: Path = options.PublishTo,
+    archive: Optional[Path] = options.Archive,
 ) -> None:
     """Write a version as a self-documenting SWF file; it becomes immutable."""
-    with open_archive(archive_path(archive), write=True) as a:
+    from wla.archive.clean.publish import publish
+
+    with context(archive).writing() as a:
         res = publish(a, log, version, output)
     first = "published" if res.first else "wrote (already published, same bytes)"
     typer.echo(f"{first} {res.name} to {output}: {res.jobs:,} jobs, sha256 {res.sha256[:12]}")

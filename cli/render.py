@@ -1,10 +1,16 @@
-"""Plain-text tables for the terminal."""
+"""Plain-text tables for the terminal (pandas is loaded by the commands that
+have tables to show, not at start-up)."""
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def percent_columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
     out = frame.copy()
     for c in columns:
         if c in out:
@@ -14,6 +20,8 @@ def percent_columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 
 def _dates(frame: pd.DataFrame) -> pd.DataFrame:
     """Show datetime columns that hold whole days as plain dates."""
+    import pandas as pd
+
     out = frame
     for c in frame.columns:
         col = frame[c]

@@ -1,5 +1,5 @@
 -- One row per log, like the Parallel Workloads Archive's own table.
--- Processors of a job: allocated, else requested. Utilization: processor-
+-- Processors of a job: job_procs (macros.sql). Utilization: processor-
 -- seconds of all jobs over machine size times the interval from the first to
 -- the last job termination (which reduces end effects). A job whose wait is
 -- unknown (some logs record none) is taken to end at submit + run.
@@ -11,8 +11,7 @@ WITH s AS (
         min(submit) FILTER (WHERE submit <> -1) AS first_submit,
         max(submit) FILTER (WHERE submit <> -1) AS last_submit,
         count(DISTINCT user_id) FILTER (WHERE user_id <> -1) AS users,
-        sum(run * CASE WHEN procs > 0 THEN procs WHEN req_procs > 0 THEN req_procs END)
-            FILTER (WHERE run > 0) AS proc_seconds,
+        sum(run * job_procs(procs, req_procs)) FILTER (WHERE run > 0) AS proc_seconds,
         min(submit + greatest(wait, 0) + run) FILTER (WHERE submit <> -1 AND run <> -1) AS first_end,
         max(submit + greatest(wait, 0) + run) FILTER (WHERE submit <> -1 AND run <> -1) AS last_end
     FROM jobs

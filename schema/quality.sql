@@ -32,7 +32,7 @@ WITH occupying AS (
         log_id,
         submit + wait       AS t0,
         submit + wait + run AS t1,
-        CASE WHEN procs > 0 THEN procs WHEN req_procs > 0 THEN req_procs END AS p
+        job_procs(procs, req_procs) AS p
     FROM jobs
     WHERE submit <> -1 AND wait <> -1 AND run > 0
 ),
@@ -79,7 +79,7 @@ GROUP BY s.log_id, l.machine_size;
 -- with more than 25% of the log's jobs.
 CREATE OR REPLACE VIEW flurry_counts AS
 WITH k AS (
-    SELECT log_id, user_id, CAST(floor(submit / 604800) AS BIGINT) AS week
+    SELECT log_id, user_id, log_week(submit) AS week
     FROM jobs WHERE submit <> -1
 ),
 span AS (

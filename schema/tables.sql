@@ -1,6 +1,7 @@
 -- The archive's tables. Run at every open of a writable archive; every
 -- statement is idempotent. Column names of jobs follow archive/fields.py.
 
+-- Facts of the archive itself: 'schema_version' (archive/store/migrate.py).
 CREATE TABLE IF NOT EXISTS archive_meta (
     key   VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -98,7 +99,7 @@ ALTER TABLE logs ADD COLUMN IF NOT EXISTS source_log_id INTEGER;
 CREATE TABLE IF NOT EXISTS rules (
     name            VARCHAR NOT NULL,
     version         INTEGER NOT NULL,
-    fingerprint     VARCHAR NOT NULL,   -- sha256 of the sqlglot-normalized SQL
+    fingerprint     VARCHAR NOT NULL,   -- sha256 of the rule: normalized SQL, parameters, action
     sql             VARCHAR NOT NULL,   -- the file as read, header included
     sqlglot_version VARCHAR NOT NULL,
     rationale       VARCHAR NOT NULL,

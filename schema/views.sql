@@ -40,5 +40,5 @@ SELECT
     tz IS NOT NULL                                  AS tz_known,
     isodow(timezone(coalesce(tz, 'UTC'), to_timestamp(unix_start_time + submit))) AS day_of_week,
     hour(timezone(coalesce(tz, 'UTC'), to_timestamp(unix_start_time + submit)))   AS hour_of_day,
-    CAST(floor(submit / 604800) AS BIGINT)         AS week
+    log_week(submit)                                AS week
 FROM j;

@@ -7,12 +7,8 @@ the tests, and on request (--check)."""
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.errors import WlaError
+from wla.archive.errors import ScheduleInvalid
 from wla.archive.jit import njit
-
-
-class ScheduleInvalid(WlaError):
-    """A simulated schedule that breaks an invariant: a bug, never a user error."""
 
 
 def problems(job, submit, start, held, procs, P: int) -> list[str]:

@@ -202,6 +202,7 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
         if now == np.inf:  # only jobs wider than the machine are left
             break
         budget = 1 if passes == "event" else 1 << 62  # events applied before the pass
+        # -- ends: terminations at now free their processors (and feed last-k)
         while ends and ends[0][0] == now and budget:
             budget -= 1
             _, j = heapq.heappop(ends)
@@ -209,12 +210,14 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
             free += procs[j]
             if last_k:
                 history.setdefault(int(user[j]), []).append(run[j])
+        # -- expiries: a prediction ran out; the job's own estimate is back
         while expiries and expiries[0][0] == now and budget:
             budget -= 1
             _, j = heapq.heappop(expiries)
             for r in running:
                 if r.job == j:
                     r.est_end = r.start + own[j]
+        # -- arrivals: each takes its last-k estimate and joins the queue's tail
         while k < n and submit[order[k]] == now and budget:
             budget -= 1
             j = order[k]
@@ -225,14 +228,22 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
             queue.append(j)
             k += 1
         for j in _pass(queue, running, free, now, procs, est, policy, overrun):
-            queue.remove(j)
-            start[j] = now
-            free -= procs[j]
-            running.append(_Running(j, now + run[j], now + est[j], int(procs[j]), now))
-            heapq.heappush(ends, (now + run[j], j))
-            if est[j] < own[j] and run[j] > est[j]:
-                heapq.heappush(expiries, (now + est[j], j))
+            free = _start(j, now, free, queue, running, ends, expiries, start, run, procs, est, own)
     return start
+
+
+def _start(j: int, now: float, free: int, queue: list[int], running: list[_Running],
+           ends: list, expiries: list, start, run, procs, est, own) -> int:
+    """Start job j at `now`: it takes its processors, runs until its real
+    end, is believed to end at now + estimate, and leaves the queue. Returns
+    the processors still free."""
+    queue.remove(j)
+    start[j] = now
+    running.append(_Running(j, now + run[j], now + est[j], int(procs[j]), now))
+    heapq.heappush(ends, (now + run[j], j))
+    if est[j] < own[j] and run[j] > est[j]:  # a prediction that runs out before the job ends
+        heapq.heappush(expiries, (now + est[j], j))
+    return free - int(procs[j])
 
 
 def _pass(queue, running, free, now, procs, est, policy, overrun) -> list[int]:

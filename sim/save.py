@@ -8,7 +8,9 @@ import re
 from pathlib import Path
 
 import duckdb
+from sqlglot import exp
 from wla.archive.errors import UsageError
+from wla.archive.statements import comment_on_table, copy_to_parquet, create_table, run
 from wla.archive.store.file import Archive, one_line
 
 from .result import SimResult
@@ -22,9 +24,7 @@ def save_parquet(result: SimResult, path: str | os.PathLike) -> Path:
     con = duckdb.connect()
     try:
         con.register("schedule", result.schedule())
-        meta = result.to_json().replace("'", "''")
-        target = str(path).replace("'", "''")
-        con.execute(f"COPY schedule TO '{target}' (FORMAT parquet, KV_METADATA {{'wla.simulation': '{meta}'}})")
+        run(con, copy_to_parquet("schedule", str(path), {"wla.simulation": result.to_json()}))
     except duckdb.Error as e:
         raise UsageError(f"cannot write {path}: {one_line(e)}") from None
     finally:
@@ -50,9 +50,9 @@ def save_table(result: SimResult, archive: Archive, name: str) -> str:
     frame = result.schedule()
     with archive.transaction() as con:
         con.register("_schedule", frame)
-        con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM _schedule')
+        run(con, create_table(name, exp.select("*").from_("_schedule"), replace=True))
         con.unregister("_schedule")
-        con.execute(f'COMMENT ON TABLE "{name}" IS ' + "'" + result.to_json().replace("'", "''") + "'")
+        run(con, comment_on_table(name, result.to_json()))
     return name
 
 

@@ -27,9 +27,17 @@ def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun
     """The schedule the core computes; same arguments and semantics as
     `reference.simulate_reference`."""
     check_options(policy, overrun, ties, passes, procs=P, last_k=last_k)
+    run, own = apply_overrun(run, estimate, overrun)
+    return schedule_adjusted(submit, run, procs, own, P, policy, overrun, user, last_k, ties, passes)
+
+
+def schedule_adjusted(submit, run: np.ndarray, procs, own: np.ndarray, P: int, policy: str, overrun: str,
+                      user=None, last_k: int = 0, ties: str = "log", passes: str = "instant") -> Schedule:
+    """The core's schedule for run times and estimates that the overrun mode
+    has already adjusted (`apply_overrun`, applied once per simulation);
+    options already checked."""
     submit = np.ascontiguousarray(submit, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
-    run, own = apply_overrun(run, estimate, overrun)
     n = len(submit)
     order = arrival_order(submit, ties)
     window = last_k

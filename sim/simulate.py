@@ -3,14 +3,19 @@ from __future__ import annotations
 
 import pandas as pd
 from wla.archive.errors import UsageError
+from wla.archive.processors import RULE as PROCESSORS_RULE
 
 from . import invariants
 from .metrics import job_metrics, measured, summarize
 from .predictors import parse_estimator, scheduler_estimates
 from .reference import apply_overrun, check_options
 from .result import SimResult
-from .schedule import schedule
-from .workload import ESTIMATE_RULE, PROCESSORS_RULE, REASONS, Workload, from_frame
+from .schedule import schedule_adjusted
+from .workload import ESTIMATE_RULE, REASONS, Workload, from_frame
+
+# simulation.md's defaults (the command line reads them here).
+TAU = 10.0  # seconds: bounded slowdown counts a shorter run as this long
+WARMUP = 0.01  # the first share of jobs (by arrival), simulated but not measured
 
 EVENT_ORDER = {
     "instant": "at each instant, every termination, then every arrival, then one scheduling pass",
@@ -20,7 +25,7 @@ TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneo
 
 
 def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: str = "truncate",
-             procs: int | None = None, tau: float = 10.0, warmup: float = 0.01,
+             procs: int | None = None, tau: float = TAU, warmup: float = WARMUP,
              stop_at_last_arrival: bool = True, exclude: str | None = None, load_factor: float = 1.0,
              seed: int = 0, ties: str = "log", passes: str = "instant", check: bool = False) -> SimResult:
     """Replay a workload (a Workload from `from_archive`, a DataFrame with the
@@ -46,8 +51,8 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     run, own = apply_overrun(w.run, w.estimate, overrun)
     believed = scheduler_estimates(estimator, run, own, seed)
     last_k = estimator.k if estimator.kind == "last" else 0
-    sched = schedule(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
-                     w.user, last_k, ties, passes)
+    sched = schedule_adjusted(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
+                              w.user, last_k, ties, passes)
     start, held, order = sched.start, sched.held, sched.order
     if check:
         exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)

@@ -2,7 +2,7 @@
 query or a DataFrame, with the jobs it cannot simulate counted by reason.
 
 Defaults of simulation.md, each recorded in the result:
-- processors: allocated (field 5) when positive, else requested (field 8);
+- processors: wla.archive.processors (allocated when positive, else requested);
 - estimate: requested time (field 9) when positive, else the run time;
 - not simulated: unknown or zero run time, unknown processors, unknown or
   negative submit time, more processors than the machine (first reason that
@@ -16,12 +16,17 @@ from dataclasses import dataclass, field
 import duckdb
 import numpy as np
 import pandas as pd
-from wla.archive.clean.predicate import LogClock, predicate_sql
+from sqlglot import exp
+from wla.archive.clean.predicate import predicate_condition
+from wla.archive.clock import LogClock
 from wla.archive.errors import UsageError
+from wla.archive.processors import processors
 from wla.archive.ranges import MAX_PROCESSORS, whole
+from wla.archive.resolve import resolve
+from wla.archive.statements import run
 from wla.archive.store.catalog import log_facts
-from wla.archive.store.export import log_query
 from wla.archive.store.file import Archive, one_line
+from wla.archive.store.select import log_query
 
 REASONS = (
     "unknown or zero run time",
@@ -29,7 +34,6 @@ REASONS = (
     "unknown or negative submit time",
     "more processors than the machine",
 )
-PROCESSORS_RULE = "allocated (field 5) when positive, else requested (field 8)"
 ESTIMATE_RULE = "requested time (field 9) when positive, else the run time"
 
 
@@ -84,11 +88,12 @@ def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = L
     """The jobs a predicate picks, evaluated by DuckDB over the frame."""
     if exclude is None:
         return np.zeros(len(frame), dtype=bool)
-    cond = predicate_sql(exclude, clock)
+    cond = predicate_condition(exclude, clock)
     con = duckdb.connect()
     try:
         con.register("workload", frame)
-        picked = con.execute(f"SELECT coalesce(({cond}), false) AS x FROM workload").fetchnumpy()["x"]
+        query = exp.select(exp.func("coalesce", cond, exp.false()).as_("x")).from_("workload")
+        picked = run(con, query).fetchnumpy()["x"]
     except duckdb.Error as e:
         raise UsageError(f"--exclude {exclude!r} does not apply to this workload: {one_line(e)}") from None
     finally:
@@ -112,8 +117,7 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
     n = len(frame)
     submit = _column(frame, "submit")
     run = _known(_column(frame, "run"))
-    allocated, requested = _known(_column(frame, "procs")), _known(_column(frame, "req_procs"))
-    width = np.where(np.isnan(allocated), requested, allocated)
+    width = processors(_column(frame, "procs"), _column(frame, "req_procs"))
     req_time = _known(_column(frame, "req_time"))
     estimate = np.where(np.isnan(req_time), run, req_time)
     users = next((c for c in ("user_id", "user") if c in frame.columns), None)
@@ -147,7 +151,8 @@ def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | Non
 def from_archive(archive: Archive, log: str | None = None, version: str | None = None,
                  query: str | None = None, procs: int | None = None,
                  exclude: str | None = None) -> Workload:
-    """A log, a version of it (LOG@VERSION) or the rows of a read-only query.
+    """A log, a version of it (LOG@VERSION, or LOG and `version`, which may be
+    'original'; see wla.archive.resolve) or the rows of a read-only query.
     A query needs `procs` unless its rows hold a `log` column naming one log,
     whose machine size is then used."""
     if (log is None) == (query is None):
@@ -162,7 +167,7 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
         facts = log_facts(archive, name) if name else {}
         source = {"query": query}
     else:
-        name = f"{log}@{version}" if version else log
+        name = resolve(archive, log, version).name
         facts = log_facts(archive, name)
         frame = archive.df(log_query(archive, name))  # all 18 fields, for --exclude
         source = {"log": name}

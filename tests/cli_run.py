@@ -8,7 +8,6 @@ import os
 import sys
 from dataclasses import dataclass
 
-from wla.cli import app as cli_app
 from wla.cli.main import main
 
 
@@ -33,7 +32,6 @@ def wla(*args: str | os.PathLike, archive: str | os.PathLike | None = None) -> R
     saved = sys.argv
     sys.argv = argv
     status = 0
-    cli_app._chosen.clear()  # the global --archive of an earlier run
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:

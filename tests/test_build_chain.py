@@ -14,8 +14,8 @@ from wla.archive.clean.build import clean
 from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.errors import EmptyVersion
-from wla.archive.store.export import log_query
 from wla.archive.store.ingest import ingest
+from wla.archive.store.select import log_query
 
 SMALL = "NASA-iPSC-1993-3-head228"
 

@@ -19,8 +19,8 @@ from conftest import data_dir
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
-from wla.archive.clean.recipe import RecipeError
 from wla.archive.convert.records import to_swf
+from wla.archive.errors import RecipeError
 from wla.archive.store.catalog import set_fact
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS

@@ -11,10 +11,11 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wla.archive.analysis.capacity import capacity_deletions, capacity_report, daily_utilization
+from wla.archive.analysis.capacity import capacity_report, daily_utilization
+from wla.archive.analysis.capacity_choice import capacity_deletions
 from wla.archive.analysis.capacity_plot import plot_capacity
 from wla.archive.analysis.quality import quality
-from wla.archive.store.export import log_query
+from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 
 

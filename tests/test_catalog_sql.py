@@ -12,8 +12,9 @@ from cli_run import wla as cli
 from conftest import data_dir
 from wla.archive import QueryError
 from wla.archive.store.catalog import catalog, set_fact
-from wla.archive.store.export import log_query, write_query
+from wla.archive.store.export import write_query
 from wla.archive.store.ingest import ingest
+from wla.archive.store.select import log_query
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 

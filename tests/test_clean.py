@@ -20,8 +20,8 @@ from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.versions import diff, versions, why
 from wla.archive.errors import InvalidName
-from wla.archive.store.export import log_query
 from wla.archive.store.ingest import ingest
+from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 from wla.archive.swf.reader import read_swf
 

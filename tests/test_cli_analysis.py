@@ -60,7 +60,8 @@ def test_capacity_json_report_and_rule(archive_file):
     out = _wla(archive_file, "capacity", LOG, "--json")
     assert out.status == 0, out.err
     got = json.loads(out.out)
-    from wla.archive.analysis.capacity import capacity_deletions, capacity_report
+    from wla.archive.analysis.capacity import capacity_report
+    from wla.archive.analysis.capacity_choice import capacity_deletions
     from wla.archive.analysis.quality import quality
 
     with open_archive(archive_file) as a:

@@ -20,7 +20,7 @@ from as_user import NOBODY, WLA, as_nobody, shared_folder
 from cli_run import wla
 from wla.archive import jit
 from wla.archive import open as open_archive
-from wla.cli import cleaning
+from wla.archive.clean import rules as rule_files
 from wla.cli.main import EX_INTERRUPTED, EX_PIPE, EX_SOFTWARE, TRACEBACK_ENV, main
 
 TINY_SWF = ("; MaxProcs: 8\n"
@@ -51,7 +51,7 @@ def _raising(error: BaseException):
 ])
 def test_what_ends_a_command_is_one_line_with_its_status(monkeypatch, error, status, line):
     monkeypatch.delenv(TRACEBACK_ENV, raising=False)
-    monkeypatch.setattr(cleaning, "load_rules", _raising(error))
+    monkeypatch.setattr(rule_files, "load_rules", _raising(error))
     run = wla("rules")
     assert (run.status, run.err, run.out) == (status, line + "\n", "")
 
@@ -60,7 +60,7 @@ def test_wla_traceback_raises_the_error_itself(monkeypatch):
     monkeypatch.setenv(TRACEBACK_ENV, "1")
     monkeypatch.setattr(sys, "argv", ["wla", "rules"])
     for error in (RuntimeError("boom"), KeyboardInterrupt()):
-        monkeypatch.setattr(cleaning, "load_rules", _raising(error))
+        monkeypatch.setattr(rule_files, "load_rules", _raising(error))
         with pytest.raises(type(error)):
             main()
 

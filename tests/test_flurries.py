@@ -10,11 +10,11 @@ import pytest
 from conftest import make_jobs
 from wla.archive.analysis.flurries import flurries, weekly_counts
 from wla.archive.analysis.flurries_plot import plot_flurries
-from wla.archive.analysis.load import DAY
-from wla.archive.clean.predicate import LogClock, predicate_sql
+from wla.archive.clean.predicate import predicate_sql
+from wla.archive.clock import DAY, LogClock
 from wla.archive.errors import UsageError
 from wla.archive.store.catalog import log_info
-from wla.archive.store.export import log_query
+from wla.archive.store.select import log_query
 
 # 2000-01-03 00:00 in US/Pacific (08:00 UTC), a Monday
 START, TZ = 946886400, "US/Pacific"

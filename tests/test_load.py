@@ -9,12 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import make_jobs
-from wla.archive.analysis.load import DAY, WEEK, load_profile
+from wla.archive.analysis.load import load_profile
 from wla.archive.analysis.load_plot import plot_load
-from wla.archive.clean.predicate import LogClock, predicate_sql
+from wla.archive.clean.predicate import predicate_sql
+from wla.archive.clock import DAY, WEEK, LogClock
 from wla.archive.errors import UsageError
 from wla.archive.store.catalog import log_info
-from wla.archive.store.export import log_query
+from wla.archive.store.select import log_query
 
 # 2000-01-01 00:00 in US/Pacific (08:00 UTC)
 START, TZ = 946713600, "US/Pacific"

@@ -15,9 +15,9 @@ from conftest import data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean, header_line
 from wla.archive.clean.publish import publish
-from wla.archive.clean.recipe import RecipeError, parse_recipe
+from wla.archive.clean.recipe import parse_recipe
 from wla.archive.convert.records import convert
-from wla.archive.errors import InvalidName, WlaError
+from wla.archive.errors import InvalidName, RecipeError, WlaError
 from wla.archive.names import MAX_NAME, check_log_name, check_log_ref, check_name, check_version_name
 from wla.archive.store.ingest import ingest
 

@@ -8,7 +8,9 @@ import pandas as pd
 import pytest
 from conftest import pandas_log
 from sqlglot import exp
-from wla.archive.clean.predicate import LogClock, PredicateError, parse_predicate, predicate_sql
+from wla.archive.clean.predicate import parse_predicate, predicate_sql
+from wla.archive.clock import LogClock
+from wla.archive.errors import PredicateError
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")

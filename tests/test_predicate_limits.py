@@ -14,9 +14,11 @@ from conftest import data_dir, pandas_log
 from wla.archive import open as open_archive
 from wla.archive.clean import predicate
 from wla.archive.clean.build import clean
-from wla.archive.clean.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, LogClock, PredicateError, predicate_sql
-from wla.archive.clean.recipe import RecipeError, parse_recipe
-from wla.archive.clean.rules import RuleError, parse_rule
+from wla.archive.clean.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, predicate_sql
+from wla.archive.clean.recipe import parse_recipe
+from wla.archive.clean.rules import parse_rule
+from wla.archive.clock import LogClock
+from wla.archive.errors import PredicateError, RecipeError, RuleError
 from wla.archive.store.ingest import ingest
 
 SP2 = "SDSC-SP2-1998-4.2-cln"

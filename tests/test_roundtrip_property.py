@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from pandas.testing import assert_frame_equal
 from wla.archive import ExtendedFormatError
 from wla.archive import open as open_archive
+from wla.archive.errors import LineError
 from wla.archive.store.export import swf_text
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN
 from wla.archive.swf.header import KNOWN_LABELS
-from wla.archive.swf.lineparse import LineError, parse_line
+from wla.archive.swf.lineparse import parse_line
 from wla.archive.swf.reader import parse_bytes, read_swf
 from wla.archive.swf.tokenizer import IS_INT, SLOT, tokenize
 

@@ -278,7 +278,10 @@ def test_save_keeps_a_query_with_quotes_intact(archive_file, tmp_path):
     (["--query", QUERY, "--version", VERSION], "--version applies to a log"),
     ([], "give a log to simulate, or --query"),
     ([LOG, "--query", QUERY], "not both"),
-    ([LOG, "--version", "nope"], f"no log named '{LOG}@nope'"),
+    ([LOG, "--version", "nope"], f"no version 'nope' of {LOG}; its versions: {VERSION}"),
+    ([f"{LOG}@{VERSION}", "--version", "original"], f"{LOG}@{VERSION} names version {VERSION} and the version "
+                                                     "given is original; give one"),
+    (["nope@v1"], "no log named 'nope'"),
     ([LOG, "--policy", "sjf"], "unknown policy 'sjf'"),
     ([LOG, "--estimate", "last:0"], "'0'"),
     ([LOG, "--estimate", "badness:-1"], "'-1'"),

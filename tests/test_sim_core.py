@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wla.archive.errors import UsageError
+from wla.archive.errors import ScheduleInvalid, UsageError
 from wla.sim import from_archive, simulate
-from wla.sim.invariants import ScheduleInvalid, check, late_heads, problems
+from wla.sim.invariants import check, late_heads, problems
 from wla.sim.metrics import job_metrics, measured, summarize
 from wla.sim.predictors import parse_estimator, scheduler_estimates
 from wla.sim.reference import OVERRUNS, PASSES, POLICIES, TIES, arrival_order, simulate_reference

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import make_jobs
 from wla.archive.errors import UsageError
-from wla.archive.store.export import log_query
+from wla.archive.store.select import log_query
 from wla.sim import from_archive, from_frame, simulate
 from wla.sim.workload import REASONS
 

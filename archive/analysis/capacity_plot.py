@@ -6,18 +6,11 @@ import os
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .capacity import DAY, daily_utilization
-
-
-def _day_axis(days: np.ndarray, unix_start_time: int | None, tz: str | None):
-    """Days as local dates when the log's start is known, else day numbers."""
-    if unix_start_time is None:
-        return days, "day of the log"
-    stamps = pd.to_datetime(int(unix_start_time) + days * DAY, unit="s", utc=True)
-    return stamps.tz_convert(tz or "UTC").tz_localize(None).to_numpy(), f"date ({tz or 'UTC'})"
+from ..clock import DAY, log_clock
+from .capacity import daily_utilization
+from .plot import date_axis, period_axis, save
 
 
 def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
@@ -26,12 +19,12 @@ def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
     """Write a PNG of each day's lowest and highest usage as a share of
     `capacity`, with the 100% line. The same input gives the same bytes."""
     daily = daily_utilization(jobs, capacity)
+    clock = log_clock(unix_start_time, tz)
     fig = Figure(figsize=(10, 4), dpi=100)
-    FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     days = daily["day"].to_numpy()
     # Each day is a step from its start to the next day's; the last one too.
-    x, xlabel = _day_axis(np.r_[days, days[-1:] + 1], unix_start_time, tz)
+    x, _, dated = period_axis(clock, np.r_[days, days[-1:] + 1], DAY)
     lo, hi = daily["min_share"].to_numpy(), daily["max_share"].to_numpy()
     lo, hi = np.r_[lo, lo[-1:]], np.r_[hi, hi[-1:]]
     ax.fill_between(x, lo, hi, step="post", color="tab:blue", alpha=0.3, linewidth=0,
@@ -42,10 +35,13 @@ def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
     ax.set_ylim(bottom=0, top=max(1.1, float(hi.max()) * 1.05) if len(hi) else 1.1)
     ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
     ax.set_ylabel("utilization (share of capacity)")
-    ax.set_xlabel(xlabel)
+    if dated:
+        date_axis(ax)
+        ax.set_xlabel(f"date ({clock.tz or 'UTC'})")
+    else:
+        ax.set_xlabel("day of the log")
     ax.set_title(title or f"Daily utilization against a capacity of {capacity:,} processors")
     ax.grid(True, linewidth=0.3, alpha=0.5)
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
-    # No software version or date in the file: two runs give the same bytes.
-    fig.savefig(path, format="png", metadata={"Software": None})
+    save(fig, path)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..clean.predicate import LogClock
+from ..clock import DAY, WEEK, LogClock, local_date, log_clock
 from ..errors import UsageError
+from ..processors import job_processors
 from ..ranges import MAX_COUNT, number, whole
-from .load import DAY, WEEK, local_date, log_clock, processors
 
 NEEDED = ("job", "submit", "run", "procs", "req_procs", "user_id")
 
@@ -129,7 +129,7 @@ def _frame(jobs: pd.DataFrame) -> pd.DataFrame:
     """Per job what the counting needs; run is known when not negative."""
     submit = jobs["submit"].to_numpy(dtype=np.float64)
     run = jobs["run"].to_numpy(dtype=np.float64)
-    procs = processors(jobs)
+    procs = job_processors(jobs)
     known = submit != -1
     return pd.DataFrame({
         "job": jobs["job"].to_numpy(dtype=np.int64),

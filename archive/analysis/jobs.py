@@ -4,8 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..store.catalog import log_facts
-from ..store.export import log_query
 from ..store.file import Archive
+from ..store.select import log_query
 
 
 def log_jobs(archive: Archive, name: str, where: str | None = None,

@@ -9,45 +9,14 @@ job submitted before that week.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
 
-from ..clean.predicate import LogClock
+from ..clock import DAY, WEEK, LogClock, local_date, local_time, log_clock
 from ..errors import UsageError
+from ..processors import job_processors
 from ..ranges import MAX_PROCESSORS, number, whole
-
-DAY = 86400
-WEEK = 604800
-
-
-def log_clock(unix_start_time: int | None = None, tz: str | None = None) -> LogClock:
-    """A LogClock from catalog values, where pandas may hand over NA for unknown."""
-    start = None if unix_start_time is None or pd.isna(unix_start_time) else int(unix_start_time)
-    zone = None if tz is None or (not isinstance(tz, str) and pd.isna(tz)) else str(tz)
-    return LogClock(start, zone)
-
-
-def local_time(clock: LogClock, seconds: float) -> datetime | None:
-    """The log's local wall-clock time at a submit-clock instant, if the start is known."""
-    if clock.unix_start_time is None:
-        return None
-    return datetime.fromtimestamp(clock.unix_start_time + seconds, ZoneInfo(clock.tz or "UTC"))
-
-
-def local_date(clock: LogClock, seconds: float) -> str | None:
-    when = local_time(clock, seconds)
-    return None if when is None else when.date().isoformat()
-
-
-def processors(jobs: pd.DataFrame) -> np.ndarray:
-    """Processors a job holds, as the archive's usage views count them:
-    allocated when positive, else requested when positive, else NaN."""
-    procs = jobs["procs"].to_numpy(dtype=np.float64)
-    req = jobs["req_procs"].to_numpy(dtype=np.float64)
-    return np.where(procs > 0, procs, np.where(req > 0, req, np.nan))
 
 
 def occupation(jobs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -56,7 +25,7 @@ def occupation(jobs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     submit = jobs["submit"].to_numpy(dtype=np.float64)
     wait = jobs["wait"].to_numpy(dtype=np.float64)
     run = jobs["run"].to_numpy(dtype=np.float64)
-    procs = processors(jobs)
+    procs = job_processors(jobs)
     keep = (submit != -1) & (wait != -1) & (run > 0) & ~np.isnan(procs)
     start = submit[keep] + wait[keep]
     return start, start + run[keep], procs[keep]

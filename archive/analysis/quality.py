@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import pandas as pd
+from sqlglot import exp
 
+from ..statements import text
 from ..store.file import Archive
 
 # Counts of the report, in the order of cleaning.md's list.
@@ -20,28 +22,18 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
     the utilization exceptions (count, worst excess, ceiling) and the flurry
     candidates (user-weeks, large ones, dominant users)."""
     ids = [archive.log_id(n) for n in names] if names else None
-    where = f"WHERE s.log_id IN ({', '.join(str(i) for i in ids)})" if ids else ""
-    counts = ", ".join(f"q.{c}" for c in COUNTS)
-    return archive.df(
-        f"""
-        SELECT
-            s.name, s.jobs, {counts},
-            s.utilization, s.users,
-            s.first_submit_date, s.last_submit_date, s.months,
-            s.machine_size, s.machine_size_source,
-            e.exceptions,
-            e.worst_excess,
-            e.ceiling,
-            e.peak_at,
-            e.ceiling / s.machine_size AS ceiling_share,
-            coalesce(f.flurry_weeks, 0) AS flurry_weeks,
-            coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks,
-            coalesce(f.dominant_users, 0) AS dominant_users
-        FROM log_summary AS s
-        JOIN quality_counts AS q USING (log_id)
-        LEFT JOIN usage_exceptions AS e USING (log_id)
-        LEFT JOIN flurry_counts AS f USING (log_id)
-        {where}
-        ORDER BY s.name
-        """
-    )
+    query = exp.select(
+        "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
+        "s.utilization", "s.users", "s.first_submit_date", "s.last_submit_date", "s.months",
+        "s.machine_size", "s.machine_size_source",
+        "e.exceptions", "e.worst_excess", "e.ceiling", "e.peak_at",
+        "e.ceiling / s.machine_size AS ceiling_share",
+        "coalesce(f.flurry_weeks, 0) AS flurry_weeks",
+        "coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks",
+        "coalesce(f.dominant_users, 0) AS dominant_users",
+    ).from_("log_summary AS s").join("quality_counts AS q", using=["log_id"])
+    query = (query.join("usage_exceptions AS e", using=["log_id"], join_type="left")
+             .join("flurry_counts AS f", using=["log_id"], join_type="left").order_by("s.name"))
+    if ids:
+        query = query.where(exp.column("log_id", "s").isin(*ids))
+    return archive.df(text(query))

@@ -10,8 +10,10 @@ import numbers
 
 from sqlglot import exp
 
-from .predicate import LogClock, parse_predicate, submit_seconds
-from .rules import Rule, RuleError
+from ..clock import LogClock
+from ..errors import RuleError
+from .predicate import parse_predicate, submit_seconds
+from .rules import Rule
 
 # `$name_text` stands in reasons, which every dropped or changed job repeats:
 # a predicate of thousands of terms is shortened there (the step's parameters

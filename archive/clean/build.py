@@ -18,17 +18,17 @@ import pandas as pd
 import wla
 from sqlglot import exp
 
-from ..errors import InvalidName, LogExists, LogNotFound, WlaError
+from ..clock import LogClock
+from ..errors import InvalidName, LogExists, LogNotFound, RecipeError, WlaError
 from ..names import check_log_ref, check_version_name
+from ..statements import create_table, create_view, delete_where, drop, insert_row, insert_select, run
+from ..statements import table as named_table
 from ..store.file import Archive, one_line, transaction
 from ..swf.instants import job_problem, outside
 from .bind import bind, params_text
 from .computed import computed
-from .predicate import LogClock
-from .recipe import Recipe, RecipeError, read_recipe, recipe_hash, step_params
-from .rules import JOB_COLUMNS, Rule, load_rules, record, recorded
-
-_COLS = ", ".join(JOB_COLUMNS)
+from .recipe import Recipe, read_recipe, recipe_hash, step_params
+from .rules import JOB_COLUMNS, Rule, fingerprint_v1, load_rules, record, recorded
 
 
 @dataclass(frozen=True)
@@ -59,10 +59,6 @@ class BuildResult:
 def step_view(name: str, step: int, rule: str) -> str:
     """The view of one step: `"LOG@VERSION/2-recover"`."""
     return f"{name}/{step}-{rule}"
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _log_row(con: duckdb.DuckDBPyConnection, name: str) -> dict:
@@ -98,39 +94,47 @@ def drop_version(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
     """Remove a version's rows and views (inside the caller's transaction)."""
     name = con.execute("SELECT name FROM versions WHERE log_id = ?", [log_id]).fetchall()
     if name:
-        con.execute(f"DROP VIEW IF EXISTS {_q(name[0][0])}")
+        run(con, drop("VIEW", name[0][0], if_exists=True))
     for (view,) in con.execute("SELECT view_name FROM steps WHERE version_id = ? ORDER BY step DESC",
                                [log_id]).fetchall():
-        con.execute(f"DROP VIEW IF EXISTS {_q(view)}")
+        run(con, drop("VIEW", view, if_exists=True))
     for table, key in (("jobs", "log_id"), ("header_lines", "log_id"), ("logs", "log_id"),
                        ("versions", "log_id"), ("steps", "version_id"), ("decisions", "version_id"),
                        ("computed_drops", "version_id")):
-        con.execute(f"DELETE FROM {table} WHERE {key} = ?", [log_id])
+        run(con, delete_where(table, key), [log_id])
 
 
-def _decisions_sql(rule: Rule, source: str, out: str, meta: list) -> str:
+def _decisions(rule: Rule, source: exp.Expression, out: str, meta: list) -> exp.Insert | None:
     """INSERT of the step's decisions: a drop per dropped job, a change per
     field whose value differs, each with the rule's reason. `source` holds
     the step's input rows, `out` the rule's output rows."""
-    fixed = ", ".join(f"{exp.Literal.number(m) if isinstance(m, int) else exp.Literal.string(m)}"
-                      for m in meta)
+    fixed = [exp.Literal.number(m) if isinstance(m, int) else exp.Literal.string(m) for m in meta]
+    o, i = (lambda c: exp.column(c, "o")), (lambda c: exp.column(c, "i"))
+
+    def rows(action: str, field: exp.Expression, old: exp.Expression, new: exp.Expression,
+             reason: exp.Expression, where: exp.Expression) -> exp.Select:
+        return (exp.select(*[f.copy() for f in fixed], o("line_no"), i("job"), exp.Literal.string(action),
+                           field, old, new, reason)
+                .from_("o").join("i", using=["line_no"]).where(where))
+
     parts = []
-    if "_drop" in rule.outputs:
-        parts.append(f"SELECT {fixed}, o.line_no, i.job, 'drop', NULL, NULL, NULL, o._drop "
-                     "FROM o JOIN i USING (line_no) WHERE o._drop IS NOT NULL")
-    keep = "o._drop IS NULL AND " if "_drop" in rule.outputs else ""
+    dropping = "_drop" in rule.outputs
+    if dropping:
+        parts.append(rows("drop", exp.null(), exp.null(), exp.null(), o("_drop"),
+                          exp.not_(o("_drop").is_(exp.null()))))
     for col in rule.writes:
-        why = f"o._why_{col}" if f"_why_{col}" in rule.outputs else "NULL"
-        default = exp.Literal.string(f"{col} changed by rule {rule.name}").sql("duckdb")
-        parts.append(
-            f"SELECT {fixed}, o.line_no, i.job, '{rule.action}', '{col}', i.{col}, o.{col}, "
-            f"coalesce({why}, {default}) FROM o JOIN i USING (line_no) "
-            f"WHERE {keep}o.{col} IS DISTINCT FROM i.{col}"
-        )
+        why = o(f"_why_{col}") if f"_why_{col}" in rule.outputs else exp.null()
+        default = exp.Literal.string(f"{col} changed by rule {rule.name}")
+        differs = exp.NullSafeNEQ(this=o(col), expression=i(col))
+        parts.append(rows(rule.action, exp.Literal.string(col), i(col), o(col),
+                          exp.func("coalesce", why, default),
+                          exp.and_(o("_drop").is_(exp.null()), differs) if dropping else differs))
     if not parts:
-        return ""
-    return (f"INSERT INTO decisions WITH i AS (SELECT * FROM {source}), "
-            f"o AS (SELECT * FROM {out}) " + " UNION ALL ".join(parts))
+        return None
+    query = exp.union(*parts, distinct=False) if len(parts) > 1 else parts[0]
+    query = (query.with_("i", as_=exp.select("*").from_(source.copy()))
+             .with_("o", as_=exp.select("*").from_(named_table(out))))
+    return insert_select("decisions", query)
 
 
 def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResult]) -> list[str]:
@@ -192,10 +196,13 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
     existing = con.execute("SELECT log_id, recipe_hash, published_at IS NOT NULL FROM versions "
                            "WHERE name = ?", [name]).fetchall()
     if existing and existing[0][2]:
-        if existing[0][1] != rhash:
+        # A version published before fingerprints covered parameters (schema
+        # 1) has a recipe hash of SQL-only fingerprints: the same recipe with
+        # the same rules and values still finds it unchanged.
+        if existing[0][1] not in (rhash, recipe_hash(recipe, resolved, lambda r: fingerprint_v1(r.body))):
             raise LogExists(f"{name} is published; it cannot be rebuilt differently under the same "
-                            "name (give the recipe a new version)")
-        return BuildResult(name, "unchanged", rhash, 0, 0, (), time.perf_counter() - started)
+                            f"name: {_difference(con, int(existing[0][0]), resolved)}")
+        return BuildResult(name, "unchanged", existing[0][1], 0, 0, (), time.perf_counter() - started)
     clash = con.execute("SELECT kind FROM logs WHERE name = ?", [name]).fetchall()
     if clash and clash[0][0] != "version":
         raise LogExists(f"the archive holds an ingested log named {name!r}")
@@ -213,6 +220,26 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
                        jobs, tuple(steps), time.perf_counter() - started)
 
 
+def _difference(con, vid: int, resolved: list[tuple[Rule, dict]]) -> str:
+    """How a recipe differs from the published version of its name."""
+    rows = con.execute("SELECT rule, rule_version, fingerprint, params FROM steps WHERE version_id = ? "
+                       "ORDER BY step", [vid]).fetchall()
+    new_version = "give the recipe a new version"
+    if len(rows) != len(resolved):
+        return f"it has {len(resolved)} steps, the published version {len(rows)} ({new_version})"
+    for n, ((rule, version, fp, params), (r, values)) in enumerate(zip(rows, resolved), 1):
+        if rule != r.name:
+            return f"step {n} is rule {r.name}, published as rule {rule} ({new_version})"
+        if version != r.version:
+            return (f"step {n} uses rule {rule} version {r.version}, published with version {version} "
+                    f"(pin rule_version = {version} in that step to keep it, or {new_version})")
+        if json.loads(params) != json.loads(json.dumps(values)):
+            return f"step {n} ({rule}) has other parameter values ({new_version})"
+        if fp not in (r.fingerprint, fingerprint_v1(r.body)):
+            return f"step {n}: rule {rule} version {version} is not the one published ({new_version})"
+    return f"its log differs ({new_version})"
+
+
 def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClock,
                  facts: dict, file: str) -> tuple[list[StepResult], str]:
     """Each step twice: as the view the archive keeps, reading the view of
@@ -223,7 +250,7 @@ def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClo
     last step's kept rows. An error names the recipe and the step."""
     log_rows = (exp.select(*JOB_COLUMNS).from_("jobs")
                 .where(exp.column("log_id").eq(int(source["log_id"]))).subquery())
-    before = _Before(log_rows, log_rows.copy(), log_rows.sql(dialect="duckdb"))
+    before = _Before(log_rows, log_rows.copy(), None)
     results = []
     for n, (rule, params) in enumerate(resolved, 1):
         try:
@@ -231,7 +258,7 @@ def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClo
         except (WlaError, duckdb.Error) as e:
             raise RecipeError(f"{file}: step {n} ({rule.name}): {one_line(e)}") from None
         results.append(result)
-    return results, before.rows_sql
+    return results, before.table
 
 
 @dataclass(frozen=True)
@@ -241,7 +268,7 @@ class _Before:
 
     view: exp.Expression
     rows: exp.Expression
-    rows_sql: str
+    table: str | None  # the temporary table `rows` reads; None: the log's own jobs
 
 
 def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, clock: LogClock,
@@ -249,7 +276,7 @@ def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, cloc
     note = None
     builtins = {"version_id": vid, "step": n}
     if rule.computed:
-        jobs = con.execute(f"SELECT * FROM {before.rows_sql} ORDER BY line_no").df()
+        jobs = run(con, exp.select("*").from_(before.rows.copy()).order_by("line_no")).df()
         drops, note = computed(rule.computed)[1](jobs, params, facts)
         if len(drops):
             frame = pd.DataFrame({"version_id": vid, "step": n,
@@ -259,40 +286,42 @@ def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, cloc
             con.execute("INSERT INTO computed_drops SELECT version_id, step, line_no, reason FROM _drops")
             con.unregister("_drops")
     view = step_view(name, n, rule.name)
-    keep = " WHERE r._drop IS NULL" if "_drop" in rule.outputs else ""
-    kept_cols = ", ".join("r." + c for c in JOB_COLUMNS)
+
+    def kept_rows(relation: exp.Expression) -> exp.Select:
+        query = exp.select(*[exp.column(c, "r") for c in JOB_COLUMNS]).from_(relation)
+        return query.where(exp.column("_drop", "r").is_(exp.null())) if "_drop" in rule.outputs else query
+
     # Bound when queried: binding it now would bind the whole chain again.
     on_view = bind(rule, params, clock, builtins, before.view)
-    con.execute(f"CREATE VIEW {_q(view)} WITH (DEFER_BINDING) AS SELECT {kept_cols} "
-                f"FROM ({on_view.sql(dialect='duckdb')}) AS r{keep}")
+    run(con, create_view(view, kept_rows(on_view.subquery("r")), defer_binding=True))
     out, kept = _temp(n, "out"), _temp(n, "rows")
     on_rows = bind(rule, params, clock, builtins, before.rows)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {out} AS {on_rows.sql(dialect='duckdb')}")
-    insert = _decisions_sql(rule, before.rows_sql, out, [vid, name, n, rule.name, rule.version,
-                                                         rule.fingerprint])
-    if insert:
-        con.execute(insert)
-    jobs_in, dropped, changed = con.execute(
-        f"SELECT (SELECT count(*) FROM {before.rows_sql}), "
-        "count(*) FILTER (WHERE action = 'drop'), "
+    run(con, create_table(out, on_rows, temporary=True, replace=True))
+    insert = _decisions(rule, before.rows, out, [vid, name, n, rule.name, rule.version, rule.fingerprint])
+    if insert is not None:
+        run(con, insert)
+    jobs_in = run(con, exp.select("count(*)").from_(before.rows.copy())).fetchall()[0][0]
+    dropped, changed = con.execute(
+        "SELECT count(*) FILTER (WHERE action = 'drop'), "
         "count(DISTINCT line_no) FILTER (WHERE action <> 'drop') "
         "FROM decisions WHERE version_id = ? AND step = ?", [vid, n]).fetchall()[0]
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {kept} AS SELECT {kept_cols} FROM {out} AS r{keep}")
-    con.execute(f"DROP TABLE {out}")
+    run(con, create_table(kept, kept_rows(named_table(out).as_("r")), temporary=True, replace=True))
+    run(con, drop("TABLE", out))
     if set(rule.writes) & {"submit", "wait", "run"}:
         _check_dated(con, kept, facts.get("unix_start_time"))
-    if n > 1:
-        con.execute(f"DROP TABLE {before.rows_sql}")
+    if before.table is not None:
+        run(con, drop("TABLE", before.table))
     result = StepResult(n, rule.name, rule.version, rule.fingerprint, params, view,
                         int(jobs_in), int(dropped), int(changed), note)
-    return result, _Before(exp.Table(this=exp.to_identifier(view, quoted=True)), exp.to_table(kept), kept)
+    return result, _Before(named_table(view), named_table(kept), kept)
 
 
 def _check_dated(con, rows: str, start: int | None) -> None:
     """A rule that changes times (recover takes a run time from the CPU time)
     must leave every job in the calendar range ingest holds logs to
     (instants.py), or the version would break every report that dates it."""
-    t = con.execute(f"SELECT line_no, job, submit, wait, run FROM {rows} ORDER BY line_no").fetchnumpy()
+    t = run(con, exp.select("line_no", "job", "submit", "wait", "run").from_(named_table(rows))
+            .order_by("line_no")).fetchnumpy()
     bad = np.flatnonzero(outside(t["submit"], t["wait"], t["run"], start))
     if len(bad):
         i = int(bad[0])
@@ -310,11 +339,11 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
            steps: list[StepResult], rows: str, seconds: float) -> int:
     """The version as a log: its row, its jobs (from `rows`, the last step's
     kept rows, equal to its view), its header lines and notes."""
-    final = _q(name)
     # Bound now, and with it the whole chain once: a view that cannot be read stops the build.
-    con.execute(f"CREATE VIEW {final} AS SELECT * FROM {_q(steps[-1].view)}")
-    con.execute(f"INSERT INTO jobs (log_id, {_COLS}) SELECT {vid}, {_COLS} FROM {rows} ORDER BY line_no")
-    con.execute(f"DROP TABLE {rows}")
+    run(con, create_view(name, exp.select("*").from_(named_table(steps[-1].view))))
+    run(con, insert_select("jobs", exp.select(exp.Literal.number(vid), *JOB_COLUMNS)
+                           .from_(named_table(rows)).order_by("line_no"), ["log_id", *JOB_COLUMNS]))
+    run(con, drop("TABLE", rows))
     jobs = int(con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
     header = con.execute("SELECT seq, line_no, text, label, value FROM header_lines WHERE log_id = ? "
                          "ORDER BY seq", [source["log_id"]]).fetchall()
@@ -330,9 +359,7 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     row.update(log_id=vid, name=name, file_name=recipe.file, file_size=len(recipe.text.encode()),
                data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
                blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])
-    cols = list(row)
-    con.execute(f"INSERT INTO logs ({', '.join(cols)}, ingested_at) "
-                f"VALUES ({', '.join('?' for _ in cols)}, now())", [row[c] for c in cols])
+    run(con, insert_row("logs", list(row), now=["ingested_at"]), list(row.values()))
     con.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?, NULL, NULL)",
         [vid, name, recipe.version, base["log_id"], source["log_id"], recipe.text, rhash,

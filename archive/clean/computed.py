@@ -24,7 +24,7 @@ def _capacity_params(params: dict, facts: dict) -> dict:
 
 
 def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict) -> tuple[pd.DataFrame, str]:
-    from ..analysis.capacity import capacity_deletions  # scipy loads only when the rule runs
+    from ..analysis.capacity_choice import capacity_deletions  # scipy loads only when the rule runs
 
     choice = capacity_deletions(jobs, params["capacity"], slack=params["slack"],
                                 threshold=params["threshold"], time_limit=params["time_limit"],

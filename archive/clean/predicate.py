@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -27,14 +26,10 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
-from ..errors import WlaError
+from ..clock import LogClock
+from ..errors import PredicateError
 from ..store.file import one_line
 from ..swf.fields import FIELDS
-
-
-class PredicateError(WlaError):
-    """A predicate that is not in the notation, or names what does not exist."""
-
 
 # Limits no predicate written by hand or by a script comes near: a person
 # nests a handful of parentheses, and a script joins conditions with and/or
@@ -47,7 +42,7 @@ MAX_DEPTH = 24  # parentheses, `not` and unary signs nested in one another
 MAX_TERMS = 20_000  # conditions joined by and/or
 MAX_VALUES = 100_000  # values of `in` lists, all together
 INT64 = (-(2**63), 2**63 - 1)  # every field of a job is a 64-bit integer or a double
-OPAQUE_TERMS = 100  # see predicate_sql
+OPAQUE_TERMS = 100  # see predicate_condition
 
 # Names a predicate may use -> jobs column. The SWF names of the id fields are
 # accepted without their `_id`.
@@ -64,14 +59,6 @@ _DUCKDB = Dialect.get_or_raise("duckdb")
 # Tokens that open a nested operand: the parser recurses once for each.
 _PREFIX = {TokenType.NOT, TokenType.DASH, TokenType.PLUS, TokenType.TILDE,
            TokenType.PIPE_SLASH, TokenType.DPIPE_SLASH}
-
-
-@dataclass(frozen=True)
-class LogClock:
-    """What turns dates and times of day into a log's submit seconds."""
-
-    unix_start_time: int | None = None
-    tz: str | None = None  # None: UTC
 
 
 def parse_predicate(text: str, clock: LogClock = LogClock()) -> exp.Expression:
@@ -110,18 +97,23 @@ def _parsed(text: str, clock: LogClock) -> exp.Expression:
         raise _too_deep(text) from None
 
 
-def predicate_sql(text: str, clock: LogClock = LogClock()) -> str:
-    """The predicate as DuckDB SQL (generated from the rebuilt tree), for a
-    WHERE clause. From OPAQUE_TERMS and/or connectives on, it is wrapped in
-    `CASE WHEN ... THEN true ELSE false END` (the same rows: no field is ever
-    NULL), which DuckDB's filter pushdown leaves alone: it combines the
-    comparisons of a long conjunction pair by pair, and 10,000 terms such as
-    `job <> N` took it more than 20 GB of memory."""
+def predicate_condition(text: str, clock: LogClock = LogClock()) -> exp.Expression:
+    """The predicate as a condition for a WHERE clause (the rebuilt tree).
+    From OPAQUE_TERMS and/or connectives on, it is wrapped in `CASE WHEN ...
+    THEN true ELSE false END` (the same rows: no field is ever NULL), which
+    DuckDB's filter pushdown leaves alone: it combines the comparisons of a
+    long conjunction pair by pair, and 10,000 terms such as `job <> N` took
+    it more than 20 GB of memory."""
     tree = parse_predicate(text, clock)
     if sum(1 for _ in tree.find_all(exp.Connector)) >= OPAQUE_TERMS:
         tree = exp.Case(ifs=[exp.If(this=tree, true=exp.true())], default=exp.false())
+    return exp.Paren(this=tree)
+
+
+def predicate_sql(text: str, clock: LogClock = LogClock()) -> str:
+    """predicate_condition as DuckDB SQL."""
     try:
-        return tree.sql(dialect="duckdb")
+        return predicate_condition(text, clock).this.sql(dialect="duckdb")
     except RecursionError:
         raise _too_deep(text) from None
 

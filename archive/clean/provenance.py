@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+from ..resolve import resolve_version
 from ..store.file import Archive
-from .versions import lineage, version_name
+from .versions import lineage
 
 PREFIX = {
     "wla": "urn:wla:ns#",
@@ -30,12 +31,12 @@ def _time(value) -> dict | None:
     return None if value is None else {"$": value, "type": "xsd:dateTime"}
 
 
-def provenance(archive: Archive, log: str, version: str) -> dict:
+def provenance(archive: Archive, log: str, version: str | None = None) -> dict:
     """The PROV document of one version: the original and the version as
     entities, the build as activity, each rule at its version and the recipe
     as plans, wla as the agent."""
-    name = version_name(archive, log, version)
-    vid = archive.log_id(name)
+    named = resolve_version(archive, log, version)
+    name, vid = named.name, named.log_id
     con = archive.con
     (recipe, rhash, wla_version, built_at, seconds, published_at, published_sha,
      source_id) = con.execute(
@@ -98,5 +99,5 @@ def provenance(archive: Archive, log: str, version: str) -> dict:
     return doc
 
 
-def provenance_json(archive: Archive, log: str, version: str) -> str:
+def provenance_json(archive: Archive, log: str, version: str | None = None) -> str:
     return json.dumps(provenance(archive, log, version), indent=1, sort_keys=False) + "\n"

@@ -16,9 +16,10 @@ import os
 from dataclasses import dataclass
 
 from ..errors import EmptyVersion, WlaError
-from ..store.export import swf_text, write_bytes
+from ..output import write_bytes
+from ..resolve import resolve_version
+from ..store.export import swf_text
 from ..store.file import Archive, transaction
-from .versions import version_name
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,11 @@ class Published:
     first: bool  # published for the first time
 
 
-def publish(archive: Archive, log: str, version: str, path: str | os.PathLike) -> Published:
+def publish(archive: Archive, log: str, version: str | None, path: str | os.PathLike) -> Published:
+    """Write the version (LOG@V, or LOG and V) to `path` and mark it published."""
     archive.require_writable()
-    name = version_name(archive, log, version)
-    vid = archive.log_id(name)
+    named = resolve_version(archive, log, version)
+    name, vid = named.name, named.log_id
     jobs = int(archive.con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
     if jobs == 0:
         raise EmptyVersion(f"{name} has no jobs (its recipe dropped every one); a file without job "

@@ -26,17 +26,14 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass
+from typing import Callable
 
-from ..errors import InvalidName, WlaError, visible
-from ..names import check_log_ref, check_version_name
-from .rules import Rule, RuleError, check_value
+from ..errors import InvalidName, RecipeError, RuleError, visible
+from ..names import check_log_ref, check_version_name, full_name, split_name
+from .rules import Rule, check_value
 from .textfile import read_text
 
 _TOML_WHERE = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
-
-
-class RecipeError(WlaError):
-    """A recipe that cannot be built as written."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +54,9 @@ class Recipe:
 
     @property
     def name(self) -> str:
-        """The version's name in the archive: ORIGINAL@VERSION."""
-        return f"{self.log.split('@')[0]}@{self.version}"
+        """The version's name in the archive: ORIGINAL@VERSION (a recipe
+        built from a version names that version's original)."""
+        return full_name(split_name(self.log)[0], self.version)
 
 
 def parse_recipe(text: str, file: str = "recipe") -> Recipe:
@@ -136,13 +134,16 @@ def step_params(rule: Rule, step: Step, where: str) -> dict[str, object]:
     return out
 
 
-def recipe_hash(recipe: Recipe, resolved: list[tuple[Rule, dict[str, object]]]) -> str:
+def recipe_hash(recipe: Recipe, resolved: list[tuple[Rule, dict[str, object]]],
+                fingerprint: Callable[[Rule], str] = lambda r: r.fingerprint) -> str:
     """What identifies the build: the log, the version, and each step's rule,
-    rule version, fingerprint and parameter values (not the file's layout)."""
+    rule version, fingerprint and parameter values (not the file's layout).
+    `fingerprint` may give the older kind (rules.fingerprint_v1), to
+    recognise a version published before fingerprints covered parameters."""
     canon = {
         "log": recipe.log,
         "version": recipe.version,
-        "steps": [{"rule": r.name, "version": r.version, "fingerprint": r.fingerprint,
+        "steps": [{"rule": r.name, "version": r.version, "fingerprint": fingerprint(r),
                    "params": params} for r, params in resolved],
     }
     return hashlib.sha256(json.dumps(canon, sort_keys=True).encode("utf-8")).hexdigest()

@@ -34,10 +34,11 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ErrorLevel
 from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 from sqlglot.optimizer.qualify import qualify
+from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from ..errors import InvalidName, WlaError
+from ..errors import InvalidName, RuleError, one_line
 from ..names import check_name
 from ..swf.fields import COLUMNS, FIELDS
 from .predicate import split_statements
@@ -54,10 +55,7 @@ INT64 = (-(2**63), 2**63 - 1)
 _DUCKDB = Dialect.get_or_raise("duckdb")
 _QUERY_START = {TokenType.SELECT, TokenType.WITH, TokenType.FROM, TokenType.L_PAREN}
 NUMERIC = ("integer", "number", "integers", "time")
-
-
-class RuleError(WlaError):
-    """A rule file that cannot be used: bad header, bad SQL, unknown column."""
+ACTIONS = ("modify", "recover")  # what a changed field is, in decisions
 
 
 @dataclass(frozen=True)
@@ -234,11 +232,41 @@ def _header(text: str, file: str) -> tuple[dict[str, str], dict[str, Param], str
     return keys, params, "\n".join(lines[i:])
 
 
-def fingerprint(body: exp.Expression) -> str:
-    """sha256 of the SQL as sqlglot writes it back: comments, case of
-    identifiers and white space do not count."""
-    normal = body.sql(dialect="duckdb", comments=False, normalize=True)
-    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+def _normal_sql(body: exp.Expression) -> str:
+    """The SQL as sqlglot writes it back: comments, case of identifiers and
+    white space do not count."""
+    return body.sql(dialect="duckdb", comments=False, normalize=True)
+
+
+def _param_canon(p: Param) -> list:
+    """What of a parameter changes what a rule does: its name, type, whether
+    it is required, default and range (not its description). A number's
+    default is a float, so `5` and `5.0` are the same default."""
+    default = float(p.default) if p.type == "number" and p.default is not None else p.default
+    return [p.name, p.type, p.required, default, str(p.bounds) if p.bounds else None]
+
+
+def canonical(body: exp.Expression, params: dict[str, Param], action: str = "modify",
+              computed: str | None = None) -> str:
+    """The rule as the fingerprint reads it: canonical JSON of its normalized
+    SQL, its parameters (by name), its action and its computed part."""
+    canon = {"sql": _normal_sql(body), "params": [_param_canon(params[k]) for k in sorted(params)],
+             "action": action, "computed": computed}
+    return json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def fingerprint(body: exp.Expression, params: dict[str, Param], action: str = "modify",
+                computed: str | None = None) -> str:
+    """sha256 of the whole rule (see canonical): a new default, type, range
+    or parameter is a new fingerprint as much as new SQL is; layout,
+    comments and the rationale are not."""
+    return hashlib.sha256(canonical(body, params, action, computed).encode("utf-8")).hexdigest()
+
+
+def fingerprint_v1(body: exp.Expression) -> str:
+    """The fingerprint as archives of schema version 1 recorded it: of the
+    SQL alone. Only to recognise a version published then (build.clean)."""
+    return hashlib.sha256(_normal_sql(body).encode("utf-8")).hexdigest()
 
 
 def table_schema() -> dict[str, dict[str, str]]:
@@ -263,11 +291,12 @@ def _check(body: exp.Expression, file: str) -> tuple[tuple[str, ...], tuple[str,
             raise RuleError(f"{file}: unknown table {table.name!r}; a rule reads input "
                             f"and the archive's tables ({', '.join(sorted(schema))})")
     try:
-        checked = qualify(body.copy(), schema=schema, dialect="duckdb", validate_qualify_columns=True)
+        checked = qualify(body.copy(), schema=schema, dialect="duckdb", validate_qualify_columns=False)
     except sqlglot.errors.OptimizeError as e:
-        m = re.search(r"Column '([^']+)'", str(e))
-        what = f"unknown column {m.group(1)!r}" if m else str(e).splitlines()[0]
-        raise RuleError(f"{file}: {what}; input has {', '.join(JOB_COLUMNS)}") from None
+        raise RuleError(f"{file}: {one_line(e)}; input has {', '.join(JOB_COLUMNS)}") from None
+    what = _unresolved(checked, schema)
+    if what is not None:
+        raise RuleError(f"{file}: {what}; input has {', '.join(JOB_COLUMNS)}")
     out = checked.named_selects
     missing = [c for c in JOB_COLUMNS if c not in out]
     if missing:
@@ -278,6 +307,26 @@ def _check(body: exp.Expression, file: str) -> tuple[tuple[str, ...], tuple[str,
         raise RuleError(f"{file}: unexpected output columns {', '.join(extra)}; besides the job "
                         "columns a rule returns only _drop and _why_<field>")
     return (tuple(out), *_lineage(checked))
+
+
+def _unresolved(checked: exp.Expression, schema: dict[str, dict[str, str]]) -> str | None:
+    """The first column qualification left without a table, said as what is
+    wrong with it: no table of its query has it, or more than one does. (The
+    same columns sqlglot's validation refuses; found in the tree rather than
+    read back from its message.)"""
+    for scope in traverse_scope(checked):
+        if not isinstance(scope.expression, exp.Select):
+            continue
+        outside = [] if scope.is_correlated_subquery or scope.pivots else scope.external_columns
+        for column in [*outside, *scope.unqualified_columns]:
+            having = [alias for alias, (_, source) in scope.selected_sources.items()
+                      if column.name in (source.expression.named_selects if isinstance(source, Scope)
+                                         else schema.get(source.name, {}))]
+            if not column.table and len(having) > 1:
+                return f"ambiguous column {column.name!r} (in {', '.join(having)})"
+            name = f"{column.table}.{column.name}" if column.table else column.name
+            return f"unknown column {name!r}"
+    return None
 
 
 def _lineage(checked: exp.Expression) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -316,10 +365,26 @@ def _query(sql_text: str, file: str) -> exp.Expression:
     return statements[0]
 
 
-def parse_rule(text: str, file: str) -> Rule:
-    """A rule from its file's text, checked against the jobs schema."""
+def _parts(text: str, file: str) -> tuple[dict[str, str], dict[str, Param], exp.Expression, str]:
+    """The header's keys and parameters, the parsed SELECT, and the action."""
     keys, params, sql_text = _header(text, file)
     body = normalize_identifiers(_query(sql_text, file), dialect="duckdb")  # unquoted names: any case
+    action = keys.get("action") or "modify"
+    if action not in ACTIONS:
+        raise RuleError(f"{file}: action {action!r} is not one of: {', '.join(ACTIONS)}")
+    return keys, params, body, action
+
+
+def rule_fingerprint(text: str, file: str) -> str:
+    """The fingerprint of a rule file's text, without checking it against
+    the archive's tables (a rule the archive kept from an older schema)."""
+    keys, params, body, action = _parts(text, file)
+    return fingerprint(body, params, action, keys.get("computed") or None)
+
+
+def parse_rule(text: str, file: str) -> Rule:
+    """A rule from its file's text, checked against the jobs schema."""
+    keys, params, body, action = _parts(text, file)
     for ph in body.find_all(exp.Placeholder):
         name = ph.name
         base = name[: -len("_text")] if name.endswith("_text") else name
@@ -338,8 +403,8 @@ def parse_rule(text: str, file: str) -> Rule:
     outputs, reads, writes = _check(body, file)
     return Rule(
         name=keys["name"], version=version, rationale=keys["rationale"], params=params,
-        sql=text, body=body, fingerprint=fingerprint(body), file=file,
-        action=keys.get("action") or "modify", computed=keys.get("computed") or None,
+        sql=text, body=body, file=file, action=action, computed=keys.get("computed") or None,
+        fingerprint=fingerprint(body, params, action, keys.get("computed") or None),
         outputs=outputs, reads=reads, writes=writes,
     )
 
@@ -366,21 +431,51 @@ def load_rules(extra: list[str | Path] | None = None) -> dict[str, Rule]:
 
 
 def record(con, rules: list[Rule]) -> None:
-    """Write rules the archive has not seen; refuse one whose SQL changed
-    while its version did not."""
+    """Write rules the archive has not seen; refuse one that changed (its
+    SQL, a parameter, a default, a range) while its version did not."""
     for rule in rules:
-        rows = con.execute("SELECT fingerprint, file FROM rules WHERE name = ? AND version = ?",
+        rows = con.execute("SELECT fingerprint, sql, file FROM rules WHERE name = ? AND version = ?",
                            [rule.name, rule.version]).fetchall()
         if rows and rows[0][0] != rule.fingerprint:
             raise RuleError(
-                f"{rule.file}: the SQL of rule {rule.name} changed but its version is still "
-                f"{rule.version} (the archive has fingerprint {rows[0][0][:12]}, the file "
-                f"{rule.fingerprint[:12]}); give the rule a new version"
+                f"{rule.file}: {_changes(rows[0][1], rows[0][2], rule)} of rule {rule.name} changed "
+                f"but its version is still {rule.version} (the archive has fingerprint "
+                f"{rows[0][0][:12]}, the file {rule.fingerprint[:12]}); give the rule a new version"
             )
         if not rows:
             con.execute("INSERT INTO rules VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         [rule.name, rule.version, rule.fingerprint, rule.sql, sqlglot.__version__,
                          rule.rationale, rule.params_json(), rule.file])
+
+
+def _changes(kept: str, file: str, rule: Rule) -> str:
+    """What differs between the rule the archive kept and the file, in words."""
+    try:
+        keys, params, body, action = _parts(kept, file)
+    except RuleError:
+        return "the rule"
+    said = []
+    if _normal_sql(body) != _normal_sql(rule.body):
+        said.append("the SQL")
+    def shown(p, i):
+        return ("required" if i == 3 and p[2] else
+                 "none" if p[i] is None else p[i] if i != 3 else json.dumps(p[i]))
+    changes = []
+    for name in sorted(set(params) | set(rule.params)):
+        if name not in rule.params or name not in params:
+            changes.append(f"{name} {'removed' if name in params else 'added'}")
+            continue
+        before, after = _param_canon(params[name]), _param_canon(rule.params[name])
+        changes += [f"{name}: {what} {shown(before, i)} -> {shown(after, i)}"
+                    for what, i in (("type", 1), ("default", 3), ("range", 4))
+                    if shown(before, i) != shown(after, i)]
+    if changes:
+        said.append(f"the parameters ({'; '.join(changes)})")
+    if action != rule.action:
+        said.append(f"the action ({action} -> {rule.action})")
+    if (keys.get("computed") or None) != rule.computed:
+        said.append("the computed part")
+    return " and ".join(said) or "the rule"
 
 
 def recorded(con, name: str, version: int) -> Rule | None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import gzip
 import io
 import os
 import re
@@ -40,6 +39,7 @@ import pandas as pd
 from ... import __version__
 from ..errors import InputError, UsageError
 from ..names import check_log_name
+from ..output import write_bytes
 from ..ranges import MAX_PROCESSORS, whole
 from ..store.file import Archive
 from ..store.ingest import IngestResult, ingest
@@ -48,6 +48,7 @@ from ..swf.header import header_facts, parse_header_line
 from ..swf.instants import job_problem
 from ..swf.rawfile import read_text
 from .recovery import (
+    CLOCK_ALLOWANCE,
     RawJob,
     normalize_span,
     parse_decimal,
@@ -197,7 +198,7 @@ def _normalized(raw: list[RawJob], notes: list[str]) -> list[_Job]:
         jobs.append(_Job(t.arr, times[0], times[1], r))
     if spans["to -1"] or spans["to 0"]:
         notes.append(f"negative wait or run times: {spans['to 0']} set to 0 (clock skew), "
-                     f"{spans['to -1']} below -3900 s set to -1")
+                     f"{spans['to -1']} below -{CLOCK_ALLOWANCE} s set to -1")
     if zeros:
         notes.append(f"{zeros} zero processor, memory or requested-time values set to -1")
     return jobs
@@ -369,17 +370,6 @@ def _default_name(path: str | os.PathLike) -> str:
     return p.stem or p.name
 
 
-def _write(path: Path, text: str) -> None:
-    data = text.encode("utf-8")
-    if path.name.lower().endswith(".gz"):
-        # mtime=0: the same log gives the same bytes.
-        with open(path, "wb") as fh, gzip.GzipFile(filename="", mode="wb", fileobj=fh,
-                                                   compresslevel=6, mtime=0) as gz:
-            gz.write(data)
-    else:
-        path.write_bytes(data)
-
-
 def convert(archive: Archive, path: str | os.PathLike, fmt: str, *, name: str | None = None,
             out: str | os.PathLike | None = None, tz: str | None = None,
             max_procs: int | None = None, replace: bool = False) -> IngestResult:
@@ -398,7 +388,7 @@ def convert(archive: Archive, path: str | os.PathLike, fmt: str, *, name: str | 
             target = Path(folder) / (re.sub(r"[\\/]", "_", name) + ".swf")
         else:
             target = Path(out)
-        _write(target, log.text)
+        write_bytes(target, log.text.encode("utf-8"))
         [result] = ingest(archive, [target], name=name, replace=replace)
         if result.error is not None:
             raise result.error

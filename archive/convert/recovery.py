@@ -19,6 +19,8 @@ from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import Callable, NamedTuple
 
+from ..clock import DAY
+
 # -- a raw record --------------------------------------------------------------
 
 
@@ -80,7 +82,7 @@ def parse_time(text: str, zone: tzinfo) -> Decimal:
     if when.tzinfo is None:
         when = when.replace(tzinfo=zone)
     since = when - _EPOCH  # exact: whole days, seconds and microseconds
-    return Decimal(since.days * 86400 + since.seconds) + Decimal(since.microseconds).scaleb(-6)
+    return Decimal(since.days * DAY + since.seconds) + Decimal(since.microseconds).scaleb(-6)
 
 
 def parse_duration(text: str, minutes_seconds: bool = False) -> Decimal:
@@ -218,15 +220,18 @@ def _ran(seconds: Decimal | None) -> bool:
 
 # -- cleaning.md section 1: normalization -----------------------------------------
 
-CLOCK_ALLOWANCE = Decimal(-3900)  # 1 h 5 min: daylight-saving changes and clock drift
+# 1 h 5 min: daylight-saving changes and clock drift. The normalize rule's
+# default allowance (schema/rules/normalize.sql); a test holds them equal, and
+# holds this normalization to the rule's on every real log.
+CLOCK_ALLOWANCE = Decimal(3900)
 
 
 def normalize_span(seconds: Decimal | None) -> Decimal | None:
-    """A wait or run time: more negative than -3900 s is unknown, a smaller
-    negative value is clock skew and becomes 0."""
+    """A wait or run time: more negative than -CLOCK_ALLOWANCE s is unknown,
+    a smaller negative value is clock skew and becomes 0."""
     if seconds is None or seconds >= 0:
         return seconds
-    return None if seconds < CLOCK_ALLOWANCE else Decimal(0)
+    return None if seconds < -CLOCK_ALLOWANCE else Decimal(0)
 
 
 def positive_or_unknown(value: int | Decimal | None) -> int | Decimal | None:

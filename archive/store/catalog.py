@@ -4,9 +4,11 @@ from __future__ import annotations
 import duckdb
 import numpy as np
 import pandas as pd
+from sqlglot import exp
 
 from ..errors import UsageError
 from ..ranges import MAX_PROCESSORS, whole
+from ..statements import run, text
 from ..swf.instants import inside, job_problem, out_of_range, outside
 from .file import Archive
 from .ingest import valid_tz
@@ -19,8 +21,7 @@ LS_COLUMNS = [
 
 def catalog(archive: Archive) -> pd.DataFrame:
     """One row per log, like the Parallel Workloads Archive's own table."""
-    cols = ", ".join(LS_COLUMNS)
-    return archive.df(f"SELECT {cols} FROM log_summary ORDER BY name")
+    return archive.df(text(exp.select(*LS_COLUMNS).from_("log_summary").order_by("name")))
 
 
 def log_info(archive: Archive, name: str) -> dict:
@@ -78,7 +79,8 @@ def set_fact(archive: Archive, name: str, fact: str, value: str) -> str:
                         "WHERE log_id = ?", [number, log_id])
         else:
             _check_start(con, log_id, number)
-            con.execute(f"UPDATE logs SET {column} = ? WHERE log_id = ?", [number, log_id])
+            run(con, exp.update("logs", {column: exp.Placeholder()},
+                                where=exp.column("log_id").eq(exp.Placeholder())), [number, log_id])
     return f"{name}: {fact} set to {number}"
 
 

@@ -1,7 +1,6 @@
 """Writing logs and query results out: SWF as ingested, or Parquet/CSV/JSON."""
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import os
@@ -9,51 +8,41 @@ from pathlib import Path
 
 import duckdb
 import numpy as np
+from sqlglot import exp
 
-from ..clean.predicate import LogClock, predicate_sql
 from ..errors import UsageError
+from ..output import write_bytes
+from ..statements import call, run
 from ..swf.fields import FIELDS
-from .catalog import log_facts
 from .file import Archive, one_line, query_error
+from .select import selection
 
 
-def _formatted(column: str, integer: bool) -> str:
-    """SQL rendering one field as SWF text: integers plain, doubles without a
-    spurious '.0' and otherwise in their shortest round-trip form."""
+def _formatted(column: str, integer: bool) -> exp.Expression:
+    """One field as SWF text: integers plain, doubles without a spurious
+    '.0' and otherwise in their shortest round-trip form."""
+    col = exp.column(column)
+    text = exp.cast(col.copy(), "VARCHAR")
     if integer:
-        return f"CAST({column} AS VARCHAR)"
-    return (f"CASE WHEN {column} = trunc({column}) THEN CAST(CAST({column} AS BIGINT) AS VARCHAR) "
-            f"ELSE CAST({column} AS VARCHAR) END")
+        return text
+    whole = exp.cast(exp.cast(col.copy(), "BIGINT"), "VARCHAR")
+    return exp.Case(ifs=[exp.If(this=col.eq(call("trunc", col.copy())), true=whole)], default=text)
 
 
-def selection(archive: Archive, name: str, where: str | None = None,
-              exclude: str | None = None) -> str:
-    """SQL condition picking a log's jobs, narrowed by predicates in the
-    archive's notation (built through sqlglot's tree, never pasted)."""
-    cond = f"log_id = {archive.log_id(name)}"
-    if where is None and exclude is None:
-        return cond
-    info = log_facts(archive, name)
-    clock = LogClock(info["unix_start_time"], info["tz"])
-    if where is not None:
-        cond += f" AND ({predicate_sql(where, clock)})"
-    if exclude is not None:
-        cond += f" AND NOT ({predicate_sql(exclude, clock)})"
-    return cond
-
-
-def _job_lines(archive: Archive, cond: str) -> tuple[np.ndarray, np.ndarray]:
+def _job_lines(archive: Archive, cond: exp.Expression) -> tuple[np.ndarray, np.ndarray]:
     """Line numbers and right-aligned text of a log's job lines, in file order."""
-    texts = ",\n".join(f"{_formatted(f.column, f.integer)} AS c{i}" for i, f in enumerate(FIELDS))
-    widths = ", ".join(f"CAST(max(length(c{i})) AS INTEGER) AS w{i}" for i in range(len(FIELDS)))
-    padded = ", ' ', ".join(f"lpad(c{i}, w{i}, ' ')" for i in range(len(FIELDS)))
-    rows = archive.con.execute(
-        f"""
-        WITH t AS (SELECT line_no, {texts} FROM jobs WHERE {cond}),
-             w AS (SELECT {widths} FROM t)
-        SELECT line_no, concat({padded}) AS line FROM t, w ORDER BY line_no
-        """
-    ).fetchnumpy()
+    n = range(len(FIELDS))
+    texts = exp.select("line_no", *(_formatted(f.column, f.integer).as_(f"c{i}") for i, f in enumerate(FIELDS)))
+    widths = exp.select(*(exp.cast(call("max", call("length", exp.column(f"c{i}"))), "INTEGER").as_(f"w{i}")
+                          for i in n)).from_("t")
+    padded = [part for i in n for part in (exp.Literal.string(" "),
+                                           call("lpad", exp.column(f"c{i}"), exp.column(f"w{i}"),
+                                                exp.Literal.string(" ")))][1:]
+    query = (exp.select("line_no", call("concat", *padded).as_("line")).from_("t")
+             .join("w", join_type="cross").order_by("line_no")
+             .with_("t", as_=texts.from_("jobs").where(cond.copy()))
+             .with_("w", as_=widths))
+    rows = run(archive.con, query).fetchnumpy()
     return rows["line_no"], rows["line"]
 
 
@@ -81,30 +70,13 @@ def swf_text(archive: Archive, name: str, where: str | None = None, exclude: str
     return out.getvalue()
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    if str(path).lower().endswith(".gz"):
-        # mtime=0 keeps two exports of the same log byte-identical.
-        with open(path, "wb") as fh, gzip.GzipFile(
-            filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0
-        ) as gz:
-            gz.write(data)
-    else:
-        Path(path).write_bytes(data)
-
-
 def export_swf(archive: Archive, name: str, path: str | os.PathLike, where: str | None = None,
                exclude: str | None = None) -> int:
     """Write a log back as SWF (gzip'd when the name ends in .gz); returns jobs."""
     text = swf_text(archive, name, where, exclude)
     write_bytes(path, text.encode("utf-8"))
-    cond = selection(archive, name, where, exclude)
-    return int(archive.con.execute(f"SELECT count(*) FROM jobs WHERE {cond}").fetchall()[0][0])
-
-
-def log_query(archive: Archive, name: str, where: str | None = None, exclude: str | None = None) -> str:
-    """The query that returns a log's jobs as written, in file order."""
-    cols = ", ".join(["line_no"] + [f.column for f in FIELDS])
-    return f"SELECT {cols} FROM jobs WHERE {selection(archive, name, where, exclude)} ORDER BY line_no"
+    query = exp.select("count(*)").from_("jobs").where(selection(archive, name, where, exclude))
+    return int(run(archive.con, query).fetchall()[0][0])
 
 
 FORMATS = ("table", "csv", "json", "parquet")

@@ -2,25 +2,23 @@
 from __future__ import annotations
 
 import os
-import re
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import duckdb
 import pandas as pd
-from wla.schema import load_sql
 
+from ..context import archive_path
 from ..errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
 from .guard import checked_statement
-
-DEFAULT_PATH = "archive.duckdb"
-ENV_PATH = "WLA_ARCHIVE"
-SCHEMA_FILES = ("tables", "views", "catalog", "quality")
+from .lock import lock_holder
+from .migrate import prepare
 
 
 def default_path() -> str:
-    return os.environ.get(ENV_PATH) or DEFAULT_PATH
+    """The archive file when none is given: $WLA_ARCHIVE, else ./archive.duckdb."""
+    return archive_path()
 
 
 # DuckDB's own guards, behind the query gate (guard.py): no extension is
@@ -40,10 +38,11 @@ def _connect(path: str, read_only: bool, read_files: bool = False) -> duckdb.Duc
     try:
         return duckdb.connect(path, read_only=read_only, config=_config(read_only, read_files))
     except duckdb.Error as e:
-        msg = str(e)
-        if "lock" in msg.lower():
-            pid = re.search(r"PID (\d+)", msg)
-            who = f" (PID {pid.group(1)})" if pid else ""
+        # Every failure to open the file is an IOException; whether another
+        # process holds it is asked of the system, not read from the message.
+        holder = lock_holder(path, write=not read_only) if isinstance(e, duckdb.IOException) else None
+        if holder is not None:
+            who = f" (PID {holder})" if holder else ""
             raise ArchiveLocked(
                 f"archive {path} is locked by another process{who}; "
                 "try again when it has finished"
@@ -67,8 +66,11 @@ class Archive:
             raise ArchiveMissing(f"no archive at {self.path} (ingest a log to create one)")
         self.con = _connect(self.path, read_only=not write, read_files=read_files)
         if write:
-            for name in SCHEMA_FILES:
-                self.con.execute(load_sql(name))
+            try:
+                prepare(self.con, self.path)
+            except BaseException:
+                self.close()
+                raise
 
     # -- life cycle -------------------------------------------------------
     def close(self) -> None:

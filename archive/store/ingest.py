@@ -21,10 +21,12 @@ from typing import Callable, Iterable
 
 import duckdb
 import pandas as pd
+from sqlglot import exp
 
 from ..errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
 from ..names import check_log_name
 from ..ranges import MAX_WORKERS, whole
+from ..statements import delete_where, insert_row, insert_select, run
 from ..swf.header import header_facts
 from ..swf.reader import ParsedLog, log_name, parse_bytes, read_bytes
 from ..swf.tokenizer import warm
@@ -259,7 +261,7 @@ def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],
 
 def _delete_log(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
     for table in ("jobs", "header_lines", "rejects", "logs"):
-        con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
+        run(con, delete_where(table, "log_id"), [log_id])
 
 
 def valid_tz(con: duckdb.DuckDBPyConnection, name: str | None) -> str | None:
@@ -290,11 +292,7 @@ def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
         "rejects": len(p.rejects),
         **facts,
     }
-    cols = ", ".join(row)
-    marks = ", ".join("?" for _ in row)
-    con.execute(
-        f"INSERT INTO logs (ingested_at, {cols}) VALUES (now(), {marks})", list(row.values())
-    )
+    run(con, insert_row("logs", list(row), now=["ingested_at"]), list(row.values()))
     if p.header:
         header = pd.DataFrame(
             {
@@ -321,6 +319,6 @@ def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
 def _append(con: duckdb.DuckDBPyConnection, table: str, log_id: int, frame: pd.DataFrame) -> None:
     con.register("_incoming", frame)
     try:
-        con.execute(f"INSERT INTO {table} SELECT {int(log_id)}, * FROM _incoming")
+        run(con, insert_select(table, exp.select(exp.Literal.number(int(log_id)), "*").from_("_incoming")))
     finally:
         con.unregister("_incoming")

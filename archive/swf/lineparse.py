@@ -9,20 +9,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ..errors import shorten
+from ..errors import LineError, shorten
 from .fields import EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN, NFIELDS
 
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _NONFINITE = {b"nan", b"inf", b"infinity"}
-
-
-class LineError(ValueError):
-    """A job line that is not 18 numbers the archive can keep exactly."""
-
-    def __init__(self, reason: str, extended: bool = False):
-        super().__init__(reason)
-        self.reason = reason
-        self.extended = extended
 
 
 def _field(k: int) -> str:

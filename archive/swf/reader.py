@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ExtendedFormatError, InputError
+from ..errors import BeyondLimits, ExtendedFormatError, InputError, LineError
 from .fields import COLUMNS
 from .header import HeaderLine, leading_integer, parse_header_line
 from .instants import inside, job_problem, out_of_range, outside
 from .limits import MAX_HEADER_LINES, MAX_REJECTS
-from .lineparse import LineError, parse_line
+from .lineparse import parse_line
 from .rawfile import read_text
 from .tokenizer import IS_INT, SLOT, Scan
 
@@ -88,8 +88,9 @@ def parse_bytes(path: str, data: bytes | bytearray, file_size: int, lenient: boo
             problems.extend(_outside_calendar(data, floats, scan, keep, start, lenient))
         problems.extend(_duplicates(data, ints[SLOT[0]], scan, keep))
         _count_rejects(problems, lenient)
-    except _Beyond as e:  # strict: an earlier bad line is still the one named
-        first = e.reject if lenient else min(problems + [e.reject], key=lambda p: p.line_no)
+    except BeyondLimits as e:  # strict: an earlier bad line is still the one named
+        beyond = Reject(e.line_no, e.text, e.reason)
+        first = beyond if lenient else min(problems + [beyond], key=lambda p: p.line_no)
         raise InputError(path, first.line_no, first.reason, first.text) from None
     if not keep.any() and not problems:
         raise InputError(path, None, f"no job lines (only {len(header)} header lines)")
@@ -109,21 +110,14 @@ def parse_bytes(path: str, data: bytes | bytearray, file_size: int, lenient: boo
                      columns, problems, scan.blank_lines, scan.lines, lenient, start)
 
 
-class _Beyond(Exception):
-    """A file past one of the limits (limits.py): refused, even when lenient."""
-
-    def __init__(self, reject: Reject):
-        self.reject = reject
-
-
 def _comment_lines(data: bytes | bytearray, comments: np.ndarray,
                    header: list[HeaderLine], problems: list[Reject]) -> None:
     for line_no, a, b in comments.tolist():
         raw = bytes(data[a:b])
         if len(header) >= MAX_HEADER_LINES:
-            raise _Beyond(Reject(line_no, raw.decode("utf-8", "backslashreplace"),
-                                 f"more than {MAX_HEADER_LINES:,} header lines (comment lines "
-                                 "starting with ';'); real logs have a few dozen"))
+            raise BeyondLimits(line_no, raw.decode("utf-8", "backslashreplace"),
+                               f"more than {MAX_HEADER_LINES:,} header lines (comment lines "
+                               "starting with ';'); real logs have a few dozen")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -175,8 +169,8 @@ def _count_rejects(problems: list[Reject], lenient: bool) -> None:
     only the first problem: the file is refused at it."""
     if lenient and len(problems) > MAX_REJECTS:
         worst = sorted(problems, key=lambda p: p.line_no)[MAX_REJECTS]
-        raise _Beyond(Reject(worst.line_no, worst.text, f"more than {MAX_REJECTS:,} bad lines; "
-                             "this does not look like an SWF log"))
+        raise BeyondLimits(worst.line_no, worst.text, f"more than {MAX_REJECTS:,} bad lines; "
+                           "this does not look like an SWF log")
     if not lenient and len(problems) > 1:
         problems[:] = [min(problems, key=lambda p: p.line_no)]
 

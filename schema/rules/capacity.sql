@@ -1,5 +1,5 @@
 -- name: capacity
--- version: 1
+-- version: 2
 -- computed: capacity
 -- rationale:
 --   Running jobs can never hold more processors than the machine has, yet

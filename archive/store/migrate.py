@@ -1,0 +1,92 @@
+"""The archive's schema version, and the steps that bring an older archive to it.
+
+An archive records the version of its schema in archive_meta (key
+'schema_version'); one without it was written before versions were
+recorded, version 1. Opening an archive for writing makes the tables that
+are missing (schema/tables.sql: every statement idempotent), then runs each
+migration above the archive's version in order, each in its own transaction
+with the new version, then makes the views again. A new archive starts at
+SCHEMA_VERSION. A read-only open cannot migrate and reads the archive as it
+is: an older archive's logs, versions and decisions read the same. An
+archive written by a newer wla is not opened for writing.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import duckdb
+from wla.schema import load_sql
+
+from ..errors import WlaError
+
+SCHEMA_VERSION = 2
+TABLES = "tables"
+VIEWS = ("macros", "views", "catalog", "quality")  # made again at every writable open; macros first
+_KEY = "schema_version"
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    """The archive's schema version: as recorded, else 1."""
+    if not _has_table(con, "archive_meta"):
+        return 1
+    rows = con.execute("SELECT value FROM archive_meta WHERE key = ?", [_KEY]).fetchall()
+    return int(rows[0][0]) if rows else 1
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
+        "AND table_schema = 'main' AND table_name = ?", [name]).fetchall()[0][0])
+
+
+def _set_version(con: duckdb.DuckDBPyConnection, version: int) -> None:
+    con.execute("INSERT OR REPLACE INTO archive_meta VALUES (?, ?)", [_KEY, str(version)])
+
+
+def prepare(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """Bring a writable archive to SCHEMA_VERSION (see the module's doc)."""
+    fresh = not _has_table(con, "logs")
+    current = SCHEMA_VERSION if fresh else schema_version(con)
+    if current > SCHEMA_VERSION:
+        raise WlaError(f"archive {path} has schema version {current}, written by a newer wla; "
+                       f"this one writes version {SCHEMA_VERSION}: upgrade wla to change it")
+    con.execute(load_sql(TABLES))
+    if fresh:
+        _set_version(con, SCHEMA_VERSION)
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        con.begin()  # each step whole or not at all (file.transaction, which imports this)
+        try:
+            MIGRATIONS[version](con)
+            _set_version(con, version)
+        except BaseException:
+            con.rollback()
+            raise
+        con.commit()
+    for name in VIEWS:
+        con.execute(load_sql(name))
+
+
+def _fingerprints_cover_parameters(con: duckdb.DuckDBPyConnection) -> None:
+    """Version 2: a rule's fingerprint covers its parameters (names, types,
+    defaults, ranges), action and computed part, not its SQL alone. Each
+    rule the archive kept gets the new fingerprint of the text it kept, so
+    that a file of the same name, version and text is the same rule, and one
+    whose defaults changed under the same version (capacity v1 once did) is
+    refused. Steps, decisions and published notes keep the fingerprints
+    they were made with: they are history, and published files quote them.
+    A kept rule that no longer parses keeps its old fingerprint; a file of
+    its name and version is then refused as changed."""
+    from ..clean.rules import rule_fingerprint  # clean builds on store, not the other way
+
+    for name, version, sql, file in con.execute("SELECT name, version, sql, file FROM rules").fetchall():
+        try:
+            fingerprint = rule_fingerprint(sql, file)
+        except WlaError:
+            continue
+        con.execute("UPDATE rules SET fingerprint = ? WHERE name = ? AND version = ?",
+                    [fingerprint, name, version])
+
+
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
+    2: _fingerprints_cover_parameters,
+}

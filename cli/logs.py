@@ -1,0 +1,175 @@
+"""Commands over the logs themselves: ingest, convert, ls, info, set, sql, export."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import options, text
+from .app import app, context
+from .present import show
+
+
+@app.command("ingest")
+def ingest_cmd(
+    paths: List[Path] = options.Paths,
+    lenient: bool = options.Lenient,
+    replace: bool = options.Replace,
+    name: Optional[str] = options.Name,
+    workers: int = options.Workers,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Ingest SWF logs; each file in its own transaction."""
+    from wla.archive.store.ingest import IngestResult, ingest
+
+    t0 = time.perf_counter()
+
+    def report(r: IngestResult) -> None:
+        if r.status == "failed":
+            typer.echo(f"wla: {r.message}", err=True)
+        else:
+            typer.echo(f"{r.status:9} {r.name}: {r.message}")
+
+    with context(archive).writing(create=True) as a:
+        results = ingest(a, paths, lenient=lenient, replace=replace, name=name,
+                         workers=workers, on_result=report)
+    dt = time.perf_counter() - t0
+    done = [r for r in results if r.status in ("ingested", "replaced")]
+    jobs = sum(r.jobs for r in done)
+    failed = sum(r.status == "failed" for r in results)
+    rejects = sum(r.rejects for r in done)
+    line = f"{len(done)} logs, {jobs:,} jobs in {dt:.2f} s"
+    if rejects:
+        line += f"; {rejects:,} bad lines kept in rejects"
+    unchanged = sum(r.status == "unchanged" for r in results)
+    if unchanged:
+        line += f"; {unchanged} unchanged"
+    if failed:
+        line += f"; {failed} failed"
+    typer.echo(line)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("convert")
+def convert_cmd(
+    path: Path = options.Records,
+    fmt: str = options.RecordsFormat,
+    name: Optional[str] = options.Name,
+    out: Optional[Path] = options.KeepSwf,
+    tz: Optional[str] = options.TimeZone,
+    max_procs: Optional[int] = options.MaxProcs,
+    replace: bool = options.Replace,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Turn raw accounting records into an SWF log (recovery, normalization, anonymization) and ingest it."""
+    from wla.archive.convert.records import convert
+
+    with context(archive).writing(create=True) as a:
+        r = convert(a, path, fmt, name=name, out=out, tz=tz, max_procs=max_procs, replace=replace)
+    typer.echo(f"{r.status} {r.name}: {r.message}")
+
+
+@app.command("ls")
+def ls_cmd(as_json: bool = options.Json, archive: Optional[Path] = options.Archive) -> None:
+    """One row per log: period, machine size, users, jobs, utilization."""
+    from wla.archive.store.catalog import catalog
+
+    with context(archive).reading() as a:
+        frame = catalog(a)
+    show(frame, as_json, text.catalog)
+
+
+@app.command("info")
+def info_cmd(
+    log: str = options.Log,
+    version: Optional[str] = options.Version,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """A log's (or version's) file, header lines and figures."""
+    from wla.archive.resolve import resolve
+    from wla.archive.store.catalog import log_info
+
+    with context(archive).reading() as a:
+        data = log_info(a, resolve(a, log, version).name)
+    show(data, as_json, text.info)
+
+
+@app.command("set")
+def set_cmd(
+    log: str = options.Log,
+    fact: str = options.Fact,
+    value: str = options.Value,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Set a fact a log's header lacks (machine size, start time, time zone)."""
+    from wla.archive.resolve import resolve
+    from wla.archive.store.catalog import set_fact
+
+    with context(archive).writing() as a:
+        typer.echo(set_fact(a, resolve(a, log).name, fact, value))
+
+
+@app.command("sql")
+def sql_cmd(
+    query: str = options.Query,
+    fmt: str = options.SqlFormat,
+    output: Optional[Path] = options.OutputFile,
+    read_files: bool = options.ReadFiles,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Run one read-only SQL query over all logs (tables: logs, jobs, typed_jobs, ...)."""
+    from wla.archive.store.export import write_query
+
+    with context(archive).reading(read_files=read_files) as a:
+        if fmt == "table":
+            frame = a.sql(query)
+        else:
+            written = write_query(a, query, fmt, output)
+    if fmt == "table":
+        if output:
+            output.write_text(text.table(frame) + "\n", encoding="utf-8")
+        else:
+            typer.echo(text.table(frame))
+    elif written is not None:
+        typer.echo(written.rstrip("\n"))
+
+
+@app.command("export")
+def export_cmd(
+    log: Optional[str] = options.OptionalLog,
+    version: Optional[str] = options.Version,
+    output: Path = options.ExportTo,
+    query: Optional[str] = options.ExportQuery,
+    where: Optional[str] = options.Where,
+    exclude: Optional[str] = options.Exclude,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Write a log or version back as SWF, or a log, version or query as Parquet."""
+    from wla.archive import UsageError
+    from wla.archive.resolve import resolve
+    from wla.archive.store.export import export_swf, write_query
+    from wla.archive.store.select import log_query
+
+    if (log is None) == (query is None):
+        raise UsageError("name a log or give --query, not both")
+    if query is not None and version is not None:
+        raise UsageError("--version applies to a log, not to a --query")
+    parquet = output.suffix.lower() == ".parquet"
+    if query is not None and not parquet:
+        raise UsageError("--query exports to Parquet: name the output FILE.parquet")
+    with context(archive).reading() as a:
+        if query is not None:
+            write_query(a, query, "parquet", output)
+            typer.echo(f"wrote {output}")
+            return
+        name = resolve(a, log, version).name
+        if parquet:
+            write_query(a, log_query(a, name, where, exclude), "parquet", output)
+            typer.echo(f"wrote {output}")
+        else:
+            n = export_swf(a, name, output, where, exclude)
+            typer.echo(f"wrote {output}: {n:,} jobs")

@@ -1,0 +1,170 @@
+"""Every option and argument of the command line, declared once.
+
+A default passed on to the library is the library's own (`from_library`
+reads it from the function's signature); the few defaults that belong to
+the command line itself (how output is shown) are marked `shown_by_cli`.
+Files and folders are checked by wla's own code, which says in one line
+what is wrong (typer's `readable` check would print a usage box, status 2).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+import wla
+from wla.archive.context import DEFAULT_PATH, ENV_PATH
+from wla.archive.names import ORIGINAL
+
+from .defaults import library_default
+
+# (option, the library parameters it is passed to): tests compare the defaults.
+LIBRARY: list[tuple[Any, tuple[str, ...]]] = []
+# Options whose default is the command line's own.
+CLI_ONLY: list[Any] = []
+
+SIM = "wla.sim.simulate:simulate"
+INGEST = "wla.archive.store.ingest:ingest"
+CONVERT = "wla.archive.convert.records:convert"
+FLURRIES = "wla.archive.analysis.flurries:flurries"
+CAPACITY = "wla.archive.analysis.capacity_choice:capacity_deletions"
+
+
+def from_library(*names: str, source: str, also: tuple[str, ...] = (), **kw: Any) -> Any:
+    """An option whose default is that of the library parameter `source`
+    ("module:function.parameter"); `also` names other parameters it feeds."""
+    function, _, parameter = source.rpartition(".")
+    option = typer.Option(library_default(function, parameter), *names, **kw)
+    LIBRARY.append((option, (source, *also)))
+    return option
+
+
+def shown_by_cli(default: Any, *names: str, **kw: Any) -> Any:
+    """An option of the command line's own, never passed to the library."""
+    option = typer.Option(default, *names, **kw)
+    CLI_ONLY.append(option)
+    return option
+
+
+# -- every command -------------------------------------------------------------------
+
+Archive = typer.Option(None, "--archive", "-a", readable=False, show_default=False,
+                       help=f"Archive file, before or after the command name; it wins over ${ENV_PATH} "
+                            f"[default: ${ENV_PATH}, else ./{DEFAULT_PATH}]")
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(f"wla {wla.__version__}")
+        raise typer.Exit()
+
+
+ShowVersion = shown_by_cli(False, "--version", is_eager=True, callback=_print_version,
+                           help="Print wla's version and exit")
+Json = shown_by_cli(False, "--json", help="Print JSON instead of text")
+
+# -- naming logs and versions -------------------------------------------------------
+
+Log = typer.Argument(..., help="A log, or a version as LOG@VERSION", show_default=False)
+OptionalLog = typer.Argument(None, help="A log, or a version as LOG@VERSION", show_default=False)
+Version = typer.Option(None, "--version", "-v", show_default=False,
+                       help=f"A version of the log (as LOG@VERSION does); '{ORIGINAL}': the log itself")
+VersionArg = typer.Argument(None, show_default=False,
+                            help="The version, unless LOG names it as LOG@VERSION")
+Logs = typer.Argument(None, help="Logs or versions (LOG@VERSION) [default: every log]", show_default=False)
+
+# An option whose default is None is not given unless given: the library
+# decides (the log's machine size, half the median week, ...).
+
+# -- selecting jobs --------------------------------------------------------------------
+
+Where = typer.Option(None, "--where", help="Only jobs matching this predicate, e.g. \"user=21 and job>100\"")
+Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this predicate")
+
+# -- files -------------------------------------------------------------------------------
+
+OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
+Plot = typer.Option(None, "--plot", readable=False, help="Draw a PNG to this file")
+Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
+
+# -- ingest, convert, set, sql, export ------------------------------------------------------
+
+Paths = typer.Argument(..., readable=False, help=".swf / .swf.gz files and folders")
+Lenient = from_library("--lenient", source=f"{INGEST}.lenient",
+                       help="Keep bad lines in the rejects table instead of refusing the file")
+Replace = from_library("--replace", source=f"{INGEST}.replace", also=(f"{CONVERT}.replace",),
+                       help="Replace a log of the same name holding a different file")
+Name = typer.Option(None, "--name", help="Log name (one file only) [default: the file's name]")
+Workers = from_library("--workers", source=f"{INGEST}.workers", help="Files parsed at once")
+Records = typer.Argument(..., readable=False,
+                         help="Accounting records: a CSV with named columns, or sacct --parsable2 output")
+RecordsFormat = typer.Option(..., "--format", "-f", help="csv or sacct")
+KeepSwf = typer.Option(None, "--out", "-o", readable=False, help="Also keep the SWF file here")
+TimeZone = typer.Option(None, "--tz", help="Time zone of times written without one, e.g. Europe/Paris")
+MaxProcs = typer.Option(None, "--max-procs", help="Processors of the machine (the header's MaxProcs)")
+Fact = typer.Argument(..., help="max-procs, unix-start-time or time-zone-string")
+Value = typer.Argument(...)
+Query = typer.Argument(..., help="One read-only SQL statement")
+SqlFormat = shown_by_cli("table", "--format", "-f", help="table, csv, json or parquet")
+ReadFiles = from_library("--read-files", source="wla.archive.store.file:open.read_files",
+                         help="Let the query read files (read_csv, read_parquet, ...)")
+ExportTo = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf, FILE.swf.gz or FILE.parquet")
+ExportQuery = typer.Option(None, "--query", help="Export this query's rows instead of a log (Parquet)")
+
+# -- analyses -----------------------------------------------------------------------------
+
+Capacity = typer.Option(None, "--capacity", help="Processors of the machine [default: the log's machine size]")
+Candidate = from_library("--candidate", source=f"{FLURRIES}.candidate",
+                         help="A user-week is a candidate at this many times the average weekly total")
+Large = from_library("--large", source=f"{FLURRIES}.large", help="... and a large flurry at this many times")
+Dominance = from_library("--dominance", source=f"{FLURRIES}.dominance",
+                         help="A user with more than this share of the log's jobs dominates it")
+Top = from_library("--top", source=f"{FLURRIES}.top", help="Top users shown per candidate week or day")
+Level = typer.Option(None, "--level", help="Utilization to stay above [default: half the median week]")
+Slack = from_library("--slack", source=f"{CAPACITY}.slack",
+                     also=("wla.archive.analysis.capacity:capacity_report.slack",),
+                     help="Seconds of overlap ignored as timing slop")
+Threshold = from_library("--threshold", source=f"{CAPACITY}.threshold",
+                         help="Largest share of jobs or utilization a deletion may remove")
+Solve = shown_by_cli(True, "--solve/--no-solve",
+                     help="Also solve the integer programs and show the deletion the rule would make")
+TimeLimit = from_library("--time-limit", source=f"{CAPACITY}.time_limit",
+                         help="Seconds per program (one objective of one component)")
+NodeLimit = typer.Option(None, "--node-limit", help="Branch-and-bound nodes per program (reproducible cut-off)")
+
+# -- cleaning -------------------------------------------------------------------------------
+
+RuleName = typer.Argument(None, help="Show this rule in full", show_default=False)
+Recipe = typer.Argument(..., readable=False, help="Recipe (TOML): log, version, [[step]]s")
+VersionOrOriginal = typer.Argument(..., help=f"A version, or '{ORIGINAL}'")
+Limit = shown_by_cli(20, "--limit", help="Rows of detail to show (0: all; --json gives every row)")
+Job = typer.Argument(..., help="Job number")
+PublishTo = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf or FILE.swf.gz")
+
+# -- simulation ---------------------------------------------------------------------------------
+
+SimLog = typer.Argument(None, help="Log to replay, or LOG@VERSION (or give --query)", show_default=False)
+SimQuery = typer.Option(None, "--query", help="Replay the rows of this read-only SQL query")
+Policy = from_library("--policy", source=f"{SIM}.policy", also=("wla.sim.esp:run_esp.policy",),
+                      help="easy, fcfs or conservative")
+Estimate = from_library("--estimate", source=f"{SIM}.estimate", help="user, exact, badness:F or last:K")
+Overrun = from_library("--overrun", source=f"{SIM}.overrun",
+                       help="Jobs running past their estimate: truncate, extend or keep")
+SimProcs = typer.Option(None, "--procs", help="Processors [default: MaxProcs, else MaxNodes]")
+Tau = from_library("--tau", source=f"{SIM}.tau", help="Bounded-slowdown threshold, seconds")
+Warmup = from_library("--warmup", source=f"{SIM}.warmup", help="Fraction of the first jobs simulated but not measured")
+StopAtLastArrival = from_library("--stop-at-last-arrival/--measure-to-end", source=f"{SIM}.stop_at_last_arrival",
+                                 help="Measure only jobs ending by the last arrival, utilization up to it")
+NotMeasured = typer.Option(None, "--exclude", help="Simulate but do not measure jobs matching this predicate")
+LoadFactor = from_library("--load-factor", source=f"{SIM}.load_factor", help="Divide interarrival times by this")
+Seed = from_library("--seed", source=f"{SIM}.seed", also=("wla.sim.esp:run_esp.seed",),
+                    help="Seed of every random draw (badness estimates, ESP batches)")
+Ties = from_library("--ties", source=f"{SIM}.ties", help="Simultaneous arrivals: log (log order) or reverse")
+Passes = from_library("--passes", source=f"{SIM}.passes",
+                      help="instant: one scheduling pass per instant, after all its events; event: one per event")
+Check = from_library("--check", source=f"{SIM}.check", help="Check the schedule's invariants")
+Save = typer.Option(None, "--save", help="Store the schedule: a table name, or FILE.parquet")
+EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
+Mix = typer.Option(None, "--mix", readable=False, show_default=False,
+                   help="Job mix CSV: type,fraction,run,count [default: an example mix]")
+FullAt = typer.Option([], "--full-at", show_default=False,
+                      help="Arrival time (s) of a full-machine job; once per job")

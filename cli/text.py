@@ -1,0 +1,246 @@
+"""Each report as text for the terminal, from the data its command returns
+(the same data --json prints)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .render import frame_text, percent_columns
+
+# quality's counts under names that fit a terminal
+SHORT = {
+    "missing_submit": "no_submit", "missing_start": "no_start", "missing_run": "no_run",
+    "negative_wait": "neg_wait", "negative_run": "neg_run",
+    "run_over_requested": "run>req", "procs_over_requested": "procs>req",
+    "mem_over_requested": "mem>req", "cpu_over_run": "cpu>run",
+}
+
+
+def _pct(x) -> str:
+    import pandas as pd
+
+    return "-" if x is None or pd.isna(x) else f"{x:.1%}"
+
+
+def _day(value) -> str:
+    import pandas as pd
+
+    return "unknown" if value is None or pd.isna(value) else str(pd.Timestamp(value).date())
+
+
+# -- the archive ---------------------------------------------------------------------------
+
+
+def table(frame) -> str:
+    return frame_text(frame)
+
+
+def catalog(frame) -> str:
+    return frame_text(percent_columns(frame, ["utilization"]))
+
+
+def info(data: dict) -> str:
+    import pandas as pd
+
+    row, summary, header = data["log"], data["summary"], data["header"]
+    lines = [f"{row['name']}  (from {row['file_name']}, {row['file_size']:,} bytes, "
+             f"sha256 {row['sha256']}, ingested {row['ingested_at']})", ""]
+    lines += list(header["text"]) if not header.empty else ["(no header lines)"]
+    lines.append("")
+    size = row["machine_size"]
+    facts = {
+        "jobs": f"{row['jobs']:,}",
+        "rejected lines": f"{row['rejects']:,}",
+        "machine size": (f"{int(size)} ({row['machine_size_source']})" if pd.notna(size)
+                         else "unknown: set it with `wla set LOG max-procs N`"),
+        "time zone": row["tz"] if row["tz"] else "unknown (UTC used)",
+        "first submit": _day(summary["first_submit_date"]),
+        "last submit": _day(summary["last_submit_date"]),
+        "months": summary["months"],
+        "users": summary["users"],
+        "utilization": (f"{summary['utilization']:.1%}" if pd.notna(summary["utilization"])
+                        else "unknown"),
+    }
+    width = max(map(len, facts))
+    lines += [f"{k:>{width}}: {v}" for k, v in facts.items()]
+    return "\n".join(lines)
+
+
+def quality(frame) -> str:
+    from wla.archive.analysis.quality import COUNTS
+
+    counts = frame[["name", "jobs", *COUNTS]].rename(columns=SHORT)
+    usage = frame[["name", "first_submit_date", "last_submit_date", "users", "machine_size",
+                   "utilization", "exceptions", "worst_excess", "ceiling", "ceiling_share",
+                   "flurry_weeks", "large_flurry_weeks", "dominant_users"]].rename(
+        columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
+    return frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
+
+
+# -- analyses ------------------------------------------------------------------------------
+
+
+def flurries(report, log: str) -> str:
+    import pandas as pd
+
+    lines = [f"{log}: {report.jobs:,} jobs over {report.weeks} weeks; average "
+             f"{report.weekly_average:,.0f} jobs a week, {report.daily_average:,.0f} a day"]
+    for kind, title in (("week", "weekly candidates"), ("day", "daily candidates"),
+                        ("dominance", "dominant users")):
+        found = report.of_kind(kind)
+        lines.append(f"\n{title}: {len(found) or 'none'}")
+        if found:
+            rows = pd.DataFrame([{
+                "user": c.user, kind if kind != "dominance" else "": c.period if c.period is not None else "",
+                "date": c.date or "", "jobs": c.jobs,
+                "ratio": "" if c.ratio is None else f"{c.ratio:.1f}", "share": _pct(c.share),
+                "large": "large" if c.large else "", "procs": c.median_procs, "run": c.median_run,
+                "p*s": _pct(c.proc_seconds_share), "predicate": c.predicate} for c in found])
+            lines.append(frame_text(rows.loc[:, rows.columns != ""]))
+    return "\n".join(lines)
+
+
+def load(report, log: str) -> str:
+    import pandas as pd
+
+    weekly = pd.Series(report.weekly)
+    lines = [f"{log}: {len(report.weekly)} weeks on {report.capacity:,} processors; weekly utilization "
+             f"median {_pct(report.median_weekly)}, min {_pct(weekly.min())}, max {_pct(weekly.max())}",
+             report.summary()]
+    if report.predicate() and not report.dip:
+        when = report.to_dict()["trim"]["date"]
+        lines.append(f"recipe step: rule = \"trim\", before = {report.trim_submit}"
+                     + (f"   # {when}" if when else ""))
+    return "\n".join(lines)
+
+
+def capacity(data: dict, log: str, dated) -> str:
+    """`dated(frame, columns)` shows submit-clock seconds as the log's local time."""
+    import pandas as pd
+
+    report, choice = data["report"], data.get("rule")
+    worst = (f" at {dated(pd.DataFrame({'t': [report.worst_at]}), ['t']).t[0]}"
+             if report.worst_at is not None else "")
+    lines = [f"{log} on {report.capacity:,} processors: {report.exceptions:,} exceptions in "
+             f"{len(report.components):,} components; worst excess {report.worst_excess:,.0f}{worst}"
+             f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)"]
+    if len(report.components):
+        lines += ["", frame_text(dated(report.components.head(20), ["first_at", "last_at", "worst_at"]))]
+        if len(report.components) > 20:
+            lines.append(f"... {len(report.components) - 20:,} more components")
+    if choice is not None:
+        lines += ["", choice.message]
+    return "\n".join(lines)
+
+
+# -- cleaning ------------------------------------------------------------------------------
+
+
+def _value(value) -> str:
+    from wla.archive.clean.bind import value_text
+
+    return value_text(value)
+
+
+def rules(found: list[dict]) -> str:
+    lines = []
+    for r in found:
+        params = ", ".join(f"{p['name']}={_value(p['default']) if not p['required'] else '(required)'}"
+                           for p in r["params"])
+        lines.append(f"{r['name']:10} v{r['version']}  {r['fingerprint'][:12]}  {params}")
+    return "\n".join(lines)
+
+
+def rule(r: dict) -> str:
+    lines = [f"{r['name']} version {r['version']}, fingerprint {r['fingerprint']}", f"file: {r['file']}", "",
+             r["rationale"], ""]
+    for p in r["params"]:
+        default = "required" if p["required"] else f"default {_value(p['default'])}"
+        lines.append(f"  {p['name']} ({p['type']}, {default}): {p['doc']}")
+    lines += ["", f"reads: {', '.join(r['reads']) or '-'}; writes: {', '.join(r['writes']) or '-'}"]
+    return "\n".join(lines)
+
+
+def diff(data: dict, v1: str, v2: str, limit: int) -> str:
+    summary, detail = data["summary"], data["detail"]
+    if detail.empty:
+        return f"{v1} and {v2} hold the same jobs with the same values"
+    shown = detail if limit == 0 else detail.head(limit)
+    lines = [frame_text(summary), "", frame_text(shown)]
+    if len(shown) < len(detail):
+        lines.append(f"... {len(detail) - len(shown):,} more rows (--limit 0 shows all)")
+    return "\n".join(lines)
+
+
+def why(data: dict) -> str:
+    job, decisions, kept = data["job"], data["decisions"], data["versions"]
+    lines = [] if not kept.empty else [f"job {job} has no versions to be in"]
+    for row in kept.itertuples():
+        state = "kept" if row.kept else "dropped"
+        mine = decisions[(decisions.version == row.version) & (decisions.line_no == row.line_no)]
+        lines.append(f"{row.version}: job {job} (line {row.line_no}) {state}"
+                     + ("" if len(mine) or not row.kept else ", unchanged"))
+    if not decisions.empty:
+        lines += ["", frame_text(decisions)]
+    return "\n".join(lines)
+
+
+def clean(res) -> str:
+    if res.status == "unchanged":
+        return f"{res.name} is published and its recipe is unchanged; nothing to do"
+    lines = []
+    for s in res.steps:
+        lines.append(f"step {s.step}: {s.rule} v{s.rule_version} ({s.fingerprint[:12]}): "
+                     f"{s.dropped:,} dropped, {s.changed:,} changed, of {s.jobs_in:,}")
+        if s.note:
+            lines.append(f"        {s.note}")
+    lines.append(f"{res.status} {res.name}: {res.jobs_in:,} -> {res.jobs:,} jobs in {res.seconds:.2f} s "
+                 f"(recipe {res.recipe_hash[:12]})")
+    return "\n".join(lines)
+
+
+# -- simulation ----------------------------------------------------------------------------
+
+
+def _number(x, unit: str = "") -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.0f}{unit}" if abs(x) >= 100 else f"{x:,.2f}{unit}"
+
+
+def simulation(summary: dict) -> str:
+    """What ran, on what, and the metrics (`SimResult.summary()`)."""
+    s, c, m, source = summary["settings"], summary["counts"], summary["metrics"], summary["source"]
+    procs_from = source.get("procs_from")
+    lines = [f"{source.get('log') or 'query'}: {s['policy'].upper()} on {s['procs']:,} processors"
+             + (f" ({procs_from})" if procs_from else "")
+             + f"; estimates {s['estimate']}, overrun {s['overrun']}"]
+    left = ", ".join(f"{n:,} {r}" for r, n in c["not_simulated"].items() if n)
+    lines.append(f"jobs {c['jobs']:,}: simulated {c['simulated']:,}" + (f"; not simulated: {left}" if left else ""))
+    out = ", ".join(f"{n:,} {r}" for r, n in c["not_measured"].items() if n)
+    lines.append(f"measured {c['measured']:,}" + (f" (not measured: {out})" if out else ""))
+    lines.append("")
+    lines.append(f"{'':18}{'mean':>12}{'median':>12}{'p95':>12}")
+    for key, label in (("wait", "wait (s)"), ("response", "response (s)"),
+                       ("bounded_slowdown", "bounded slowdown")):
+        stats = m[key]
+        lines.append(f"{label:18}" + "".join(f"{_number(stats[k]):>12}" for k in ("mean", "median", "p95")))
+    lines.append("")
+    util = "-" if m["utilization"] is None else f"{m['utilization']:.1%}"
+    lines.append(f"utilization {util}   throughput {_number(m['throughput_per_hour'])} jobs/hour   "
+                 f"makespan {_number(m['makespan'])} s")
+    shown = ("tau", "warmup", "stop_at_last_arrival", "exclude", "load_factor", "seed", "ties", "passes")
+    lines.append("settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in shown))
+    return "\n".join(lines)
+
+
+def esp(data: dict[str, Any], mix: str) -> str:
+    s, score = data["settings"], data["esp"]
+    return "\n".join([
+        f"ESP mix {mix}: {data['counts']['simulated']} jobs, {s['policy'].upper()} on {s['procs']:,} processors, "
+        f"seed {s['seed']}",
+        f"elapsed {score['elapsed']:,.0f} s, work {score['work']:,.0f} processor-seconds",
+        f"efficiency            {score['efficiency']:.4f}",
+        f"efficiency (MWF IAE)  {score['corrected']:.4f}   idle-at-end {score['idle_at_end']:,.0f} "
+        f"processor-seconds, MWF makespan {score['mwf_makespan']:,.0f} s",
+    ])

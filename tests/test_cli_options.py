@@ -1,0 +1,100 @@
+"""Options declared once, with the library's defaults; flags that are flags;
+-a on every command; `wla --version`; the help in the order of the work."""
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import wla
+from cli_run import wla as run_wla
+from typer.main import get_command
+from wla.cli import options
+from wla.cli.defaults import imported_default
+from wla.cli.main import app
+
+CLI = Path(options.__file__).parent
+
+
+def _commands():
+    return get_command(app).commands
+
+
+def _declared(command):
+    """The OptionInfo / ArgumentInfo objects a command's parameters were declared with."""
+    info = next(c for c in app.registered_commands if c.name == command)
+    return [p.default for p in inspect.signature(info.callback).parameters.values()]
+
+
+def test_every_library_default_is_the_librarys_own():
+    assert len(options.LIBRARY) >= 20
+    for option, sources in options.LIBRARY:
+        for source in sources:
+            function, _, parameter = source.rpartition(".")
+            assert option.default == imported_default(function, parameter), (option.param_decls, source)
+
+
+def test_no_default_is_restated_on_the_command_line():
+    """Every option that has a default other than None takes it from the
+    library, or is one of the few the command line owns (how it shows things)."""
+    registered = {id(o) for o, _ in options.LIBRARY} | {id(o) for o in options.CLI_ONLY}
+    for command in _commands():
+        for declared in _declared(command):
+            default = getattr(declared, "default", None)
+            if default not in (None, ..., []):
+                assert id(declared) in registered, (command, declared.param_decls, default)
+    assert sorted(o.param_decls[0] for o in options.CLI_ONLY) == \
+        ["--format", "--json", "--limit", "--solve/--no-solve", "--version"]
+
+
+def test_options_are_declared_in_one_module():
+    for path in CLI.glob("*.py"):
+        if path.name != "options.py":
+            source = path.read_text()
+            assert "typer.Option(" not in source and "typer.Argument(" not in source, path.name
+    longs = [o.param_decls[0] for o in vars(options).values() if type(o).__name__ == "OptionInfo"]
+    # the same name for different things, each declared once: --exclude leaves jobs out
+    # or leaves them unmeasured, --procs is optional for simulate and required for esp, ...
+    assert longs.count("--json") == longs.count("--archive") == longs.count("--where") == 1
+
+
+def test_flags_are_flags_and_every_command_takes_the_archive():
+    for name, command in _commands().items():
+        opts = {o for p in command.params for o in p.opts}
+        assert {"--archive", "-a"} <= opts, name
+        for p in command.params:
+            if isinstance(getattr(p, "default", None), bool):
+                assert p.is_flag, (name, p.name)
+    help_text = run_wla("capacity", "--help").out
+    assert "<bool>" not in help_text and re.search(r"^  --json +Print JSON", help_text, re.M)
+    assert "[default: 0.05]" in help_text and "[default: 5.0]" in help_text
+    assert run_wla("ls", "--json", "true").status == 2  # a flag takes no value
+
+
+def test_version():
+    run = run_wla("--version")
+    assert (run.status, run.out) == (0, f"wla {version('wla')}\n")
+    assert wla.__version__ == version("wla")
+
+
+def test_help_lists_the_commands_in_the_order_of_the_work():
+    out = run_wla("--help").out
+    listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
+    assert listed == ["ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
+                      "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
+                      "simulate", "esp"]
+
+
+def test_help_and_version_load_none_of_the_heavy_libraries():
+    """Start-up stays fast: the commands import what they use when they run,
+    and the options read the library's defaults without importing it."""
+    script = ("import sys\nfrom wla.cli.main import main\nsys.argv = ['wla', '--help']\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(sorted(m for m in ('pandas', 'duckdb', 'numba', 'scipy', 'sqlglot', 'matplotlib') "
+              "if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "[]"
