@@ -12,16 +12,6 @@ from .app import app, context
 from .present import show
 
 
-def _capacity(facts: dict, capacity: Optional[int]) -> int:
-    from wla.archive import UsageError
-
-    size = capacity if capacity is not None else facts["machine_size"]  # --capacity 0 is refused, not ignored
-    if size is None:
-        raise UsageError(f"{facts['name']} has no machine size: give --capacity N, "
-                         f"or set it with `wla set {facts['name']} max-procs N`")
-    return int(size)
-
-
 def _jobs(log: str, version: Optional[str], where: Optional[str], exclude: Optional[str],
           archive: Optional[Path]):
     """The jobs, the log's facts, and the clock arguments analyses take; the
@@ -109,9 +99,10 @@ def load_cmd(
 ) -> None:
     """Daily and weekly utilization, and a suggested trim point for the trim rule."""
     from wla.archive.analysis.load import load_profile
+    from wla.archive.store.catalog import machine_size
 
     jobs, facts, clock = _jobs(log, version, where, exclude, archive)
-    report = load_profile(jobs, _capacity(facts, capacity), level, **clock)
+    report = load_profile(jobs, machine_size(facts, capacity, "give --capacity N"), level, **clock)
     if plot:
         from wla.archive.analysis.load_plot import plot_load  # matplotlib only when drawing
 
@@ -139,9 +130,10 @@ def capacity_cmd(
     """Utilization exceptions, their components, the observed ceiling, and what the capacity rule would delete."""
     from wla.archive.analysis.capacity import capacity_report
     from wla.archive.analysis.capacity_choice import capacity_deletions  # scipy only here
+    from wla.archive.store.catalog import machine_size
 
     jobs, facts, clock = _jobs(log, version, where, exclude, archive)
-    size = _capacity(facts, capacity)
+    size = machine_size(facts, capacity, "give --capacity N")
     data = {"report": capacity_report(jobs, size, slack)}
     if solve:
         data["rule"] = capacity_deletions(jobs, size, slack=slack, threshold=threshold, time_limit=time_limit,

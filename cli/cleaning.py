@@ -1,7 +1,6 @@
 """Commands of cleaning: rules, clean, versions, recipe, diff, why, provenance, publish."""
 from __future__ import annotations
 
-import os
 from functools import partial
 from pathlib import Path
 from typing import List, Optional
@@ -11,44 +10,6 @@ import typer
 from . import options, text
 from .app import app, context
 from .present import show
-
-
-def _rule_folders(folders: Optional[List[Path]]) -> None:
-    """Each folder given with --rules, and its *.sql files, can be read: a
-    folder that cannot be listed would otherwise add no rules without a word,
-    and a FIFO named x.sql would wait for a writer forever."""
-    from wla.archive import InputError
-    from wla.archive.swf.rawfile import not_regular, open_regular
-
-    for folder in folders or []:
-        name = str(folder)
-        try:
-            mode = os.stat(name).st_mode
-        except FileNotFoundError:
-            continue  # the rules say so: no such folder of rules
-        except OSError as e:
-            raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
-        kind = not_regular(mode)
-        if kind != "a folder":
-            raise InputError(name, None, f"is {kind or 'a file'}, not a folder of rules")
-        try:
-            files = sorted(Path(name).glob("*.sql"))
-            os.listdir(name)  # glob says nothing of a folder it cannot list
-        except OSError as e:
-            raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
-        for f in files:
-            os.close(open_regular(str(f)))
-
-
-def rule_data(rule) -> dict:
-    """A rule as --json shows it (and `wla rules NAME` as text)."""
-    return {
-        "name": rule.name, "version": rule.version, "fingerprint": rule.fingerprint, "file": rule.file,
-        "rationale": rule.rationale,
-        "params": [{"name": p.name, "type": p.type, "required": p.required,
-                    "default": None if p.required else p.default, "doc": p.doc} for p in rule.params.values()],
-        "reads": list(rule.reads), "writes": list(rule.writes),
-    }
 
 
 @app.command("rules")
@@ -62,14 +23,13 @@ def rules_cmd(
     from wla.archive import UsageError
     from wla.archive.clean import rules as library
 
-    _rule_folders(rules)
     found = library.load_rules(rules)
     if name is None:
-        show([rule_data(r) for r in found.values()], as_json, text.rules)
+        show([r.as_dict() for r in found.values()], as_json, text.rules)
         return
     if name not in found:
         raise UsageError(f"no rule {name!r} (rules: {', '.join(found)})")
-    show(rule_data(found[name]), as_json, text.rule)
+    show(found[name].as_dict(), as_json, text.rule)
 
 
 @app.command("clean")
@@ -81,8 +41,9 @@ def clean_cmd(
     """Build a cleaned version from a recipe: one view per step, every decision recorded."""
     from wla.archive.clean.build import clean
     from wla.archive.clean.recipe import read_recipe
+    from wla.archive.clean.rules import rule_files
 
-    _rule_folders(rules)
+    rule_files(rules)  # a --rules folder that cannot be used is said first
     written = read_recipe(recipe)  # a recipe that cannot be read is said so, archive or not
     with context(archive).writing() as a:
         res = clean(a, written, rules)

@@ -1,5 +1,5 @@
 -- The archive's tables. Run at every open of a writable archive; every
--- statement is idempotent. Column names of jobs follow archive/fields.py.
+-- statement is idempotent. Column names of jobs follow archive/swf/fields.py.
 
 -- Facts of the archive itself: 'schema_version' (archive/store/migrate.py).
 CREATE TABLE IF NOT EXISTS archive_meta (
@@ -99,11 +99,11 @@ ALTER TABLE logs ADD COLUMN IF NOT EXISTS source_log_id INTEGER;
 CREATE TABLE IF NOT EXISTS rules (
     name            VARCHAR NOT NULL,
     version         INTEGER NOT NULL,
-    fingerprint     VARCHAR NOT NULL,   -- sha256 of the rule: normalized SQL, parameters, action
+    fingerprint     VARCHAR NOT NULL,   -- sha256 of the rule: normalized SQL, parameters, action, computed part
     sql             VARCHAR NOT NULL,   -- the file as read, header included
     sqlglot_version VARCHAR NOT NULL,
     rationale       VARCHAR NOT NULL,
-    params          VARCHAR NOT NULL,   -- JSON: name -> {type, default, doc}
+    params          VARCHAR NOT NULL,   -- JSON: name -> {type, default, required, doc, range}
     file            VARCHAR NOT NULL,
     PRIMARY KEY (name, version)
 );

@@ -1,4 +1,4 @@
-"""Scheduler simulation over archive views (policies, metrics, shaking, resampling)."""
+"""Scheduler simulation over the archive: a workload, a policy, its schedule and metrics."""
 from .result import SimResult
 from .simulate import simulate
 from .workload import Workload, from_archive, from_frame

@@ -10,16 +10,12 @@ from typing import Callable
 import pandas as pd
 
 from ..errors import WlaError
+from ..store.catalog import machine_size
 
 
 def _capacity_params(params: dict, facts: dict) -> dict:
     out = dict(params)
-    if out.get("capacity") is None:
-        size = facts.get("machine_size")
-        if size is None:
-            raise WlaError(f"log {facts['name']} has no machine size: give capacity in the step, "
-                           f"or set it with `wla set {facts['name']} max-procs N`")
-        out["capacity"] = int(size)
+    out["capacity"] = machine_size(facts, out.get("capacity"), "give capacity in the step")
     return out
 
 

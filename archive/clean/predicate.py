@@ -27,8 +27,7 @@ from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
 from ..clock import LogClock
-from ..errors import PredicateError
-from ..store.file import one_line
+from ..errors import PredicateError, one_line
 from ..swf.fields import FIELDS
 
 # Limits no predicate written by hand or by a script comes near: a person

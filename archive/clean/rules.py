@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from ..errors import InvalidName, RuleError, one_line
+from ..errors import InputError, InvalidName, RuleError, one_line
 from ..names import check_name
 from ..swf.fields import COLUMNS, FIELDS
 from .predicate import split_statements
@@ -110,6 +111,17 @@ class Rule:
     outputs: tuple[str, ...] = field(default=())  # the columns it returns
     reads: tuple[str, ...] = field(default=())  # job columns it reads (lineage)
     writes: tuple[str, ...] = field(default=())  # job columns it may change
+
+    def as_dict(self) -> dict:
+        """The rule as `wla rules --json` shows it."""
+        return {
+            "name": self.name, "version": self.version, "fingerprint": self.fingerprint, "file": self.file,
+            "rationale": self.rationale,
+            "params": [{"name": p.name, "type": p.type, "required": p.required,
+                        "default": None if p.required else p.default, "doc": p.doc}
+                       for p in self.params.values()],
+            "reads": list(self.reads), "writes": list(self.writes),
+        }
 
     def params_json(self) -> str:
         return json.dumps({p.name: {"type": p.type, "default": p.default, "required": p.required,
@@ -415,9 +427,32 @@ def rule_files(extra: list[str | Path] | None = None) -> list[Path]:
     files = sorted(Path(str(f)) for f in resources.files("wla.schema").joinpath("rules").iterdir()
                    if f.name.endswith(".sql"))
     for folder in extra or []:
-        if not Path(folder).is_dir():
-            raise RuleError(f"{folder}: no such folder of rules")
-        files.extend(sorted(Path(folder).glob("*.sql")))
+        files.extend(_folder_rules(str(folder)))
+    return files
+
+
+def _folder_rules(name: str) -> list[Path]:
+    """The *.sql files of a folder given, each a readable regular file: a
+    folder that cannot be listed would otherwise add no rules without a
+    word, and a FIFO named x.sql would wait for a writer forever."""
+    from ..swf.rawfile import not_regular, open_regular
+
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        raise RuleError(f"{name}: no such folder of rules") from None
+    except OSError as e:
+        raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
+    kind = not_regular(mode)
+    if kind != "a folder":
+        raise InputError(name, None, f"is {kind or 'a file'}, not a folder of rules")
+    try:
+        os.listdir(name)  # glob says nothing of a folder it cannot list
+        files = sorted(Path(name).glob("*.sql"))
+    except OSError as e:
+        raise InputError(name, None, f"cannot read folder ({e.strerror or e})") from None
+    for f in files:
+        os.close(open_regular(str(f)))
     return files
 
 

@@ -43,6 +43,18 @@ def log_facts(archive: Archive, name: str) -> dict:
     return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v) for k, v in row.items()}
 
 
+def machine_size(facts: dict, given: int | None = None, how: str = "give capacity") -> int:
+    """The processors to analyse a log on: `given` when given, else the
+    log's machine size; a log without one says `how` to give it."""
+    if given is not None:  # 0 is refused by the range checks, never taken as "not given"
+        return int(given)
+    size = facts.get("machine_size")
+    if size is None:
+        raise UsageError(f"{facts['name']} has no machine size: {how}, "
+                         f"or set it with `wla set {facts['name']} max-procs N`")
+    return int(size)
+
+
 # Facts a user may set on a log: name on the command line -> logs column.
 SETTABLE = {
     "max-procs": "machine_size",
