@@ -35,20 +35,8 @@ def ingest_cmd(
     with context(archive).writing(create=True) as a:
         results = ingest(a, paths, lenient=lenient, replace=replace, name=name,
                          workers=workers, on_result=report)
-    dt = time.perf_counter() - t0
-    done = [r for r in results if r.status in ("ingested", "replaced")]
-    jobs = sum(r.jobs for r in done)
-    failed = sum(r.status == "failed" for r in results)
-    rejects = sum(r.rejects for r in done)
-    line = f"{len(done)} logs, {jobs:,} jobs in {dt:.2f} s"
-    if rejects:
-        line += f"; {rejects:,} bad lines kept in rejects"
-    unchanged = sum(r.status == "unchanged" for r in results)
-    if unchanged:
-        line += f"; {unchanged} unchanged"
-    if failed:
-        line += f"; {failed} failed"
-    typer.echo(line)
+    typer.echo(text.ingest(results, time.perf_counter() - t0))
+    failed = any(r.status == "failed" for r in results)
     if failed:
         raise typer.Exit(1)
 

@@ -35,6 +35,20 @@ def table(frame) -> str:
     return frame_text(frame)
 
 
+def ingest(results: list, seconds: float) -> str:
+    """The line that ends `wla ingest`: what went in, how fast, what did not."""
+    done = [r for r in results if r.status in ("ingested", "replaced")]
+    line = f"{len(done)} logs, {sum(r.jobs for r in done):,} jobs in {seconds:.2f} s"
+    rejects = sum(r.rejects for r in done)
+    if rejects:
+        line += f"; {rejects:,} bad lines kept in rejects"
+    for status, said in (("unchanged", "unchanged"), ("failed", "failed")):
+        n = sum(r.status == status for r in results)
+        if n:
+            line += f"; {n} {said}"
+    return line
+
+
 def catalog(frame) -> str:
     return frame_text(percent_columns(frame, ["utilization"]))
 
