@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import pandas as pd
-
 DAY = 86400
 WEEK = 7 * DAY
 
@@ -27,8 +25,8 @@ class LogClock:
 
 def log_clock(unix_start_time: int | None = None, tz: str | None = None) -> LogClock:
     """A LogClock from catalog values, where pandas may hand over NA for unknown."""
-    start = None if unix_start_time is None or pd.isna(unix_start_time) else int(unix_start_time)
-    zone = None if tz is None or (not isinstance(tz, str) and pd.isna(tz)) else str(tz)
+    start = None if _unknown(unix_start_time) else int(unix_start_time)
+    zone = None if _unknown(tz) else str(tz)
     return LogClock(start, zone)
 
 
@@ -42,3 +40,10 @@ def local_time(clock: LogClock, seconds: float) -> datetime | None:
 def local_date(clock: LogClock, seconds: float) -> str | None:
     when = local_time(clock, seconds)
     return None if when is None else when.date().isoformat()
+
+
+def _unknown(value: object) -> bool:
+    """None, NaN, or pandas' NA or NaT (without importing pandas)."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, float) and value != value

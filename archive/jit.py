@@ -1,4 +1,5 @@
-"""Where numba keeps wla's compiled code: one decision for every compiled module.
+"""Where numba keeps wla's compiled code, what a run says when it must
+compile, and whether it will have to: one decision for every compiled module.
 
 numba's `cache=True` keeps compiled code beside the source (__pycache__) or
 in the user's cache folder. When neither can be written (an installed copy
@@ -7,13 +8,23 @@ every command would fail at import. `njit` here is numba's, with the cache
 put where it can be written: numba's own places first, then a private folder
 under the temporary directory, and if that fails too no cache at all (the
 code is compiled on every run; a one-line note on stderr says so).
+
+Compiling takes from seconds to a minute, once per installation and change
+of the source; later runs load the code from the cache in a fraction of a
+second. So that a first run is not a silent wait, a run about to compile
+says so in one line on stderr: numba announces each compile its cache
+could not spare, and only then. `cache_state` says, without compiling,
+whether the cache holds a part for this machine and this source, and
+`warm` compiles what it lacks (`wla doctor`, `wla doctor --warm`).
 """
 from __future__ import annotations
 
+import importlib
 import os
 import stat
 import sys
 import tempfile
+from dataclasses import dataclass
 from typing import Any, Callable
 
 CACHE_ENV = "NUMBA_CACHE_DIR"
@@ -21,6 +32,34 @@ NOTE = ("wla: note: no writable folder for compiled code (set NUMBA_CACHE_DIR to
         "compiling on every run, which is slower")
 
 _state = {"fallback": None, "noted": False}  # the folder chosen once numba's own fail
+
+
+@dataclass(frozen=True)
+class Part:
+    """A compiled part of wla: the modules whose functions it compiles, the
+    functions that load or compile them through the paths real runs take
+    ("module:name"), and about how long compiling takes on two cores."""
+
+    name: str
+    modules: tuple[str, ...]
+    warm: tuple[str, ...]
+    seconds: int
+
+
+# Every module that compiles with `njit` belongs to one part (tests/test_startup.py).
+PARTS = (
+    Part("the SWF reader and writer", ("wla.archive.swf.tokenizer", "wla.archive.swf.layout"),
+         ("wla.archive.swf.tokenizer:warm", "wla.archive.swf.layout:warm"), 5),
+    Part("the simulator core", ("wla.sim.core",), ("wla.sim.warm:warm",), 20),
+    Part("the schedule check", ("wla.sim.invariants",), ("wla.sim.warm:warm",), 5),
+)
+
+_compiles = {"listening": False, "told": set(), "skip_blas_probe": False}
+
+
+def compiling_notice(part: Part) -> str:
+    return (f"wla: compiling {part.name} once, about {part.seconds} s on two cores "
+            "(later runs load it from the cache)")
 
 
 def _owner() -> str:
@@ -78,6 +117,7 @@ def njit(*args: Any, **options: Any) -> Any:
 
 
 def _compile(fn: Callable, options: dict) -> Any:
+    _import_numba()
     import numba  # here rather than at import: this module is cheap to import
 
     if not options.get("cache"):
@@ -97,3 +137,123 @@ def _compile(fn: Callable, options: dict) -> Any:
             pass
     _note()
     return numba.njit(**{**options, "cache": False})(fn)
+
+
+# -- what a run pays for numba ---------------------------------------------------------
+
+
+def skip_blas_probe() -> None:
+    """For the command line: when numba is imported, spare it the probe for
+    BLAS, which imports scipy.linalg (a third of a second) so that np.dot
+    could call it. wla's compiled code does no linear algebra; numba's
+    inner products then use a loop of their own. Left to numba for any
+    other program that imports wla, whose own numba code may use it."""
+    _compiles["skip_blas_probe"] = True
+
+
+def _import_numba() -> None:
+    """numba, and once: the listener that announces compiles."""
+    if _compiles["listening"]:
+        return
+    if _compiles["skip_blas_probe"] and "numba.np.arraymath" not in sys.modules \
+            and "scipy.linalg.cython_blas" not in sys.modules:
+        sys.modules["scipy.linalg.cython_blas"] = None  # import fails: numba takes it as no BLAS
+        try:
+            import numba.np.arraymath  # noqa: F401  (probes once, at its import)
+        finally:
+            del sys.modules["scipy.linalg.cython_blas"]
+    from numba.core import event
+
+    class _Announce(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            _announce(ev.data.get("dispatcher") if isinstance(ev.data, dict) else None)
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    event.register("numba:compile", _Announce())
+    _compiles["listening"] = True
+
+
+def part_of(module: str) -> Part | None:
+    return next((p for p in PARTS if module in p.modules), None)
+
+
+def _announce(dispatcher: Any) -> None:
+    """The one line before a part of wla compiles: once per part and run,
+    and only when its code will be kept (else NOTE has said it all)."""
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "")
+    part = part_of(module)
+    if part is None or part.name in _compiles["told"] or not _keeps(dispatcher):
+        return
+    _compiles["told"].add(part.name)
+    print(compiling_notice(part), file=sys.stderr, flush=True)
+
+
+def _keeps(dispatcher: Any) -> bool:
+    """Whether numba keeps what it compiles for `dispatcher` (not a NullCache)."""
+    return getattr(getattr(dispatcher, "_cache", None), "_cache_file", None) is not None
+
+
+# -- the cache, asked without compiling --------------------------------------------------
+
+
+def _function(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def compiled_functions(part: Part) -> list[Any]:
+    """The numba functions of `part` whose code numba keeps: every cached
+    function of its modules but those inlined into their callers."""
+    found = []
+    for module in part.modules:
+        try:
+            space = vars(importlib.import_module(module))
+        except ModuleNotFoundError:  # a part being written
+            continue
+        found += [f for f in space.values()
+                  if getattr(getattr(f, "py_func", None), "__module__", None) == module
+                  and getattr(f, "targetoptions", {}).get("inline", "never") == "never" and _keeps(f)]
+    return found
+
+
+def held(dispatcher: Any) -> bool:
+    """Whether numba's cache holds compiled code of `dispatcher` for this
+    source, this numba and this machine, as numba checks before loading it:
+    the index is for this source file (its stamp) and numba, and one entry
+    is for this bytecode and this CPU (numba's index key but for the
+    signature, which the real call decides)."""
+    cache = dispatcher._cache
+    files = cache._cache_file
+    index = files._load_index()  # empty when missing, stale or of another numba
+    wanted = cache._index_key(None, dispatcher.targetctx.codegen())[1:]
+    return any(tuple(key[1:]) == wanted and os.path.exists(files._data_path(name))
+               for key, name in index.items())
+
+
+def cache_state(part: Part) -> dict:
+    """Whether numba's cache holds `part` for this machine ("warm": a run
+    loads it; "cold": the next run that needs it compiles it), and the
+    folder it is kept in. Imports the part's modules, compiles nothing;
+    "unknown" when this numba keeps its cache in a way not understood here."""
+    try:
+        functions = compiled_functions(part)
+        state = "warm" if functions and all(held(f) for f in functions) else "cold"
+        folders = sorted({f._cache._cache_path for f in functions})
+    except (AttributeError, TypeError, ValueError, OSError):
+        return {"part": part.name, "state": "unknown", "folder": None}
+    return {"part": part.name, "state": state, "folder": folders[0] if folders else None}
+
+
+def warm(parts: tuple[Part, ...] = PARTS) -> list[dict]:
+    """Load each part of `parts` through the path real runs take, compiling
+    (with the notice) the ones the cache lacks; their states after."""
+    done: set[str] = set()
+    for part in parts:
+        if cache_state(part)["state"] != "warm":
+            for spec in part.warm:
+                if spec not in done:
+                    _function(spec)()
+                    done.add(spec)
+    return [cache_state(part) for part in parts]

@@ -8,8 +8,12 @@ with `processors`; tests hold the two to the same answer on every real log.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RULE = "allocated (field 5) when positive, else requested (field 8)"
 SQL_MACRO = "job_procs"  # job_procs(procs, req_procs), NULL when unknown

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from . import options, text
+from . import options, progress, text
 from .app import app, context
 from .present import show
 
@@ -52,7 +52,7 @@ def quality_cmd(
     from wla.archive.analysis.quality import quality
     from wla.archive.resolve import resolve
 
-    with context(archive).reading() as a:
+    with progress.display("quality", quiet=as_json), context(archive).reading() as a:
         frame = quality(a, [resolve(a, log).name for log in logs] if logs else None)
     show(frame, as_json, text.quality)
 
@@ -74,12 +74,13 @@ def flurries_cmd(
     """Flurry candidates: user-weeks and user-days far above the average, dominant users."""
     from wla.archive.analysis.flurries import flurries
 
-    jobs, facts, clock = _jobs(log, version, where, exclude, archive)
-    report = flurries(jobs, candidate, large, dominance, top, **clock)
-    if plot:
-        from wla.archive.analysis.flurries_plot import plot_flurries  # matplotlib only when drawing
+    with progress.display("flurries", quiet=as_json):
+        jobs, facts, clock = _jobs(log, version, where, exclude, archive)
+        report = flurries(jobs, candidate, large, dominance, top, **clock)
+        if plot:
+            from wla.archive.analysis.flurries_plot import plot_flurries  # matplotlib only when drawing
 
-        plot_flurries(jobs, plot, title=f"{facts['name']}: jobs per week", **clock)
+            plot_flurries(jobs, plot, title=f"{facts['name']}: jobs per week", **clock)
     show(report, as_json, partial(text.flurries, log=facts["name"]))
     if plot and not as_json:
         typer.echo(f"\nwrote {plot}")
@@ -101,12 +102,13 @@ def load_cmd(
     from wla.archive.analysis.load import load_profile
     from wla.archive.store.catalog import machine_size
 
-    jobs, facts, clock = _jobs(log, version, where, exclude, archive)
-    report = load_profile(jobs, machine_size(facts, capacity, "give --capacity N"), level, **clock)
-    if plot:
-        from wla.archive.analysis.load_plot import plot_load  # matplotlib only when drawing
+    with progress.display("load", quiet=as_json):
+        jobs, facts, clock = _jobs(log, version, where, exclude, archive)
+        report = load_profile(jobs, machine_size(facts, capacity, "give --capacity N"), level, **clock)
+        if plot:
+            from wla.archive.analysis.load_plot import plot_load  # matplotlib only when drawing
 
-        plot_load(report, plot, title=f"{facts['name']}: utilization", **clock)
+            plot_load(report, plot, title=f"{facts['name']}: utilization", **clock)
     show(report, as_json, partial(text.load, log=facts["name"]))
     _wrote(plot, as_json)
 
@@ -119,8 +121,8 @@ def capacity_cmd(
     slack: float = options.Slack,
     threshold: float = options.Threshold,
     solve: bool = options.Solve,
-    time_limit: float = options.TimeLimit,
-    node_limit: Optional[int] = options.NodeLimit,
+    node_limit: int = options.NodeLimit,
+    size_limit: int = options.SizeLimit,
     plot: Optional[Path] = options.Plot,
     as_json: bool = options.Json,
     where: Optional[str] = options.Where,
@@ -132,15 +134,16 @@ def capacity_cmd(
     from wla.archive.analysis.capacity_choice import capacity_deletions  # scipy only here
     from wla.archive.store.catalog import machine_size
 
-    jobs, facts, clock = _jobs(log, version, where, exclude, archive)
-    size = machine_size(facts, capacity, "give --capacity N")
-    data = {"report": capacity_report(jobs, size, slack)}
-    if solve:
-        data["rule"] = capacity_deletions(jobs, size, slack=slack, threshold=threshold, time_limit=time_limit,
-                                          node_limit=node_limit, **clock)
-    if plot:
-        from wla.archive.analysis.capacity_plot import plot_capacity
+    with progress.display("capacity", "programs", quiet=as_json) as shown:
+        jobs, facts, clock = _jobs(log, version, where, exclude, archive)
+        size = machine_size(facts, capacity, "give --capacity N")
+        data = {"report": capacity_report(jobs, size, slack)}
+        if solve:
+            data["rule"] = capacity_deletions(jobs, size, slack=slack, threshold=threshold, node_limit=node_limit,
+                                              size_limit=size_limit, **clock, progress=shown)
+        if plot:
+            from wla.archive.analysis.capacity_plot import plot_capacity
 
-        plot_capacity(jobs, size, plot, title=f"{facts['name']}: daily utilization", **clock)
+            plot_capacity(jobs, size, plot, title=f"{facts['name']}: daily utilization", **clock)
     show(data, as_json, partial(text.capacity, log=facts["name"], dated=partial(_dated, clock)))
     _wrote(plot, as_json)

@@ -2,6 +2,7 @@
 commands, the archive of the run, and exceptions typer would end on itself."""
 from __future__ import annotations
 
+import copy
 import errno
 from pathlib import Path
 from typing import Any, Optional
@@ -12,15 +13,26 @@ from wla.archive.context import Context
 from wla.archive.errors import Escaped
 
 from . import options
+from .coercion import plain_coercion
 
 # The help lists the commands as the work flows: logs in, looked at, cleaned,
 # published, simulated.
 FLOW = ("ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
         "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
-        "simulate", "esp")
+        "simulate", "esp", "doctor")
 
 
 class _Commands(TyperGroup):
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        """--quiet after the command name too: the run's own option, given to
+        every command, where it sets the run's flag (the command never sees it)."""
+        super().__init__(*args, **kw)
+        quiet = next(p for p in self.params if p.name == "quiet")
+        for command in self.commands.values():
+            after = copy.copy(quiet)
+            after.expose_value, after.callback = False, _quiet_after
+            command.params.append(after)
+
     def list_commands(self, ctx: typer.Context) -> list[str]:
         known = super().list_commands(ctx)
         return [n for n in FLOW if n in known] + [n for n in known if n not in FLOW]
@@ -32,6 +44,15 @@ class _Commands(TyperGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        plain_coercion(self, ctx)  # the run's own options, then the command's: no pydantic (coercion.py)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        plain_coercion(command, ctx)
+        return name, command, rest
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:
@@ -53,16 +74,22 @@ app = typer.Typer(
     help="wla: a workload log archive. Keep SWF logs exactly, ask SQL over all of them.",
 )
 
-# This run: the command (named in errors: its options, "while running") and
-# the archive given before the command name.
+# This run: the command (named in errors: its options, "while running"),
+# the archive given before the command name, and --quiet given before or after it.
 RUN: dict[str, Any] = {}
 
 
 @app.callback()
 def _global(ctx: typer.Context, archive: Optional[Path] = options.Archive,
-            version: bool = options.ShowVersion) -> None:
+            quiet: bool = options.Quiet, version: bool = options.ShowVersion) -> None:
     RUN.clear()
-    RUN.update(command=ctx.invoked_subcommand, archive=archive)
+    RUN.update(command=ctx.invoked_subcommand, archive=archive, quiet=quiet)
+
+
+def _quiet_after(ctx: Any, param: Any, given: bool) -> bool:
+    if given:  # parsed after _global ran: the command's options come after the run's
+        RUN["quiet"] = True
+    return given
 
 
 def context(archive: Optional[Path]) -> Context:

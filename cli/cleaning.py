@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from . import options, text
+from . import options, progress, text
 from .app import app, context
 from .present import show
 
@@ -45,8 +45,8 @@ def clean_cmd(
 
     rule_files(rules)  # a --rules folder that cannot be used is said first
     written = read_recipe(recipe)  # a recipe that cannot be read is said so, archive or not
-    with context(archive).writing() as a:
-        res = clean(a, written, rules)
+    with context(archive).writing() as a, progress.display("clean", "steps") as shown:
+        res = clean(a, written, rules, progress=shown)
     typer.echo(text.clean(res))
 
 

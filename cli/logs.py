@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from . import options, text
+from . import options, progress, text
 from .app import app, context
 from .present import show
 
@@ -22,17 +22,23 @@ def ingest_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Ingest SWF logs; each file in its own transaction."""
-    from wla.archive.store.ingest import IngestResult, ingest
+    from wla.archive.store.ingest import IngestResult, find_files, ingest
 
     t0 = time.perf_counter()
+    done: list[IngestResult] = []
 
-    def report(r: IngestResult) -> None:
-        if r.status == "failed":
-            typer.echo(f"wla: {r.message}", err=True)
-        else:
-            typer.echo(f"{r.status:9} {r.name}: {r.message}")
+    with context(archive).writing(create=True) as a, progress.display("ingest", "files") as shown:
+        total = len(find_files(paths)) if shown.drawn else 0  # counted for the bar only
 
-    with context(archive).writing(create=True) as a:
+        def report(r: IngestResult) -> None:
+            with shown.above():
+                if r.status == "failed":
+                    typer.echo(f"wla: {r.message}", err=True)
+                else:
+                    typer.echo(f"{r.status:9} {r.name}: {r.message}")
+            done.append(r)
+            shown(len(done), total, f"{sum(d.jobs for d in done):,} jobs")
+
         results = ingest(a, paths, lenient=lenient, replace=replace, name=name,
                          workers=workers, on_result=report)
     typer.echo(text.ingest(results, time.perf_counter() - t0))
@@ -62,12 +68,12 @@ def convert_cmd(
 
 @app.command("ls")
 def ls_cmd(as_json: bool = options.Json, archive: Optional[Path] = options.Archive) -> None:
-    """One row per log: period, machine size, users, jobs, utilization."""
-    from wla.archive.store.catalog import catalog
+    """One row per log, its versions indented beneath it: period, machine size, users, jobs, utilization."""
+    from wla.archive.store.listing import listing
 
     with context(archive).reading() as a:
-        frame = catalog(a)
-    show(frame, as_json, text.catalog)
+        rows = listing(a)
+    show(rows, as_json, text.catalog)
 
 
 @app.command("info")
@@ -136,28 +142,20 @@ def export_cmd(
     exclude: Optional[str] = options.Exclude,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Write a log or version back as SWF, or a log, version or query as Parquet."""
+    """Write a log or version back as SWF (the file as ingested), CSV or Parquet, or a query's rows."""
     from wla.archive import UsageError
     from wla.archive.resolve import resolve
-    from wla.archive.store.export import export_swf, write_query
-    from wla.archive.store.select import log_query
+    from wla.archive.store.export import export, export_format, export_query
 
     if (log is None) == (query is None):
         raise UsageError("name a log or give --query, not both")
     if query is not None and version is not None:
         raise UsageError("--version applies to a log, not to a --query")
-    parquet = output.suffix.lower() == ".parquet"
-    if query is not None and not parquet:
-        raise UsageError("--query exports to Parquet: name the output FILE.parquet")
+    fmt = export_format(output)
     with context(archive).reading() as a:
         if query is not None:
-            write_query(a, query, "parquet", output)
+            export_query(a, query, output)
             typer.echo(f"wrote {output}")
             return
-        name = resolve(a, log, version).name
-        if parquet:
-            write_query(a, log_query(a, name, where, exclude), "parquet", output)
-            typer.echo(f"wrote {output}")
-        else:
-            n = export_swf(a, name, output, where, exclude)
-            typer.echo(f"wrote {output}: {n:,} jobs")
+        n = export(a, resolve(a, log, version).name, output, where, exclude)
+    typer.echo(f"wrote {output}: {n:,} jobs" if fmt == "swf" else f"wrote {output}")

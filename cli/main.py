@@ -8,9 +8,10 @@ import os
 import sys
 
 import typer
+from wla.archive import jit
 from wla.archive.errors import Escaped, OptionError, WlaError, one_line
 
-from . import analysis, cleaning, logs, simulation  # noqa: F401  (register their commands)
+from . import analysis, cleaning, doctor, logs, simulation  # noqa: F401  (register their commands)
 from .app import RUN, app
 
 TRACEBACK_ENV = "WLA_TRACEBACK"
@@ -25,6 +26,7 @@ def main() -> None:
     interrupt, 70 for a bug in wla; a closed output pipe ends it quietly.
     WLA_TRACEBACK=1 raises instead, with the traceback."""
     logging.getLogger("sqlglot").setLevel(logging.ERROR)  # its warnings would print before wla's error
+    jit.skip_blas_probe()  # a command never needs numba's linear algebra: spare its start-up
     RUN.clear()
     try:
         try:

@@ -61,16 +61,20 @@ def _print_version(given: bool) -> None:
 ShowVersion = shown_by_cli(False, "--version", is_eager=True, callback=_print_version,
                            help="Print wla's version and exit")
 Json = shown_by_cli(False, "--json", help="Print JSON instead of text")
+Quiet = shown_by_cli(False, "--quiet", "-q",
+                     help="No progress display on stderr (drawn only on a terminal); before or after "
+                          "the command name")
 
 # -- naming logs and versions -------------------------------------------------------
 
-Log = typer.Argument(..., help="A log, or a version as LOG@VERSION", show_default=False)
-OptionalLog = typer.Argument(None, help="A log, or a version as LOG@VERSION", show_default=False)
+Log = typer.Argument(..., metavar='LOG', help="A log, or a version as LOG@VERSION", show_default=False)
+OptionalLog = typer.Argument(None, metavar='LOG', help="A log, or a version as LOG@VERSION", show_default=False)
 Version = typer.Option(None, "--version", "-v", show_default=False,
                        help=f"A version of the log (as LOG@VERSION does); '{ORIGINAL}': the log itself")
-VersionArg = typer.Argument(None, show_default=False,
+VersionArg = typer.Argument(None, metavar='VERSION', show_default=False,
                             help="The version, unless LOG names it as LOG@VERSION")
-Logs = typer.Argument(None, help="Logs or versions (LOG@VERSION) [default: every log]", show_default=False)
+Logs = typer.Argument(None, metavar='LOG', help="Logs or versions (LOG@VERSION) [default: every log]",
+                      show_default=False)
 
 # An option whose default is None is not given unless given: the library
 # decides (the log's machine size, half the median week, ...).
@@ -88,27 +92,28 @@ Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules 
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
 
-Paths = typer.Argument(..., readable=False, help=".swf / .swf.gz files and folders")
+Paths = typer.Argument(..., metavar='PATH', readable=False, help=".swf / .swf.gz files and folders")
 Lenient = from_library("--lenient", source=f"{INGEST}.lenient",
                        help="Keep bad lines in the rejects table instead of refusing the file")
 Replace = from_library("--replace", source=f"{INGEST}.replace", also=(f"{CONVERT}.replace",),
                        help="Replace a log of the same name holding a different file")
 Name = typer.Option(None, "--name", help="Log name (one file only) [default: the file's name]")
 Workers = from_library("--workers", source=f"{INGEST}.workers", help="Files parsed at once")
-Records = typer.Argument(..., readable=False,
+Records = typer.Argument(..., metavar='FILE', readable=False,
                          help="Accounting records: a CSV with named columns, or sacct --parsable2 output")
 RecordsFormat = typer.Option(..., "--format", "-f", help="csv or sacct")
 KeepSwf = typer.Option(None, "--out", "-o", readable=False, help="Also keep the SWF file here")
 TimeZone = typer.Option(None, "--tz", help="Time zone of times written without one, e.g. Europe/Paris")
 MaxProcs = typer.Option(None, "--max-procs", help="Processors of the machine (the header's MaxProcs)")
-Fact = typer.Argument(..., help="max-procs, unix-start-time or time-zone-string")
-Value = typer.Argument(...)
-Query = typer.Argument(..., help="One read-only SQL statement")
+Fact = typer.Argument(..., metavar='FACT', help="max-procs, unix-start-time or time-zone-string")
+Value = typer.Argument(..., metavar='VALUE')
+Query = typer.Argument(..., metavar='QUERY', help="One read-only SQL statement")
 SqlFormat = shown_by_cli("table", "--format", "-f", help="table, csv, json or parquet")
 ReadFiles = from_library("--read-files", source="wla.archive.store.file:open.read_files",
                          help="Let the query read files (read_csv, read_parquet, ...)")
-ExportTo = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf, FILE.swf.gz or FILE.parquet")
-ExportQuery = typer.Option(None, "--query", help="Export this query's rows instead of a log (Parquet)")
+ExportTo = typer.Option(..., "--output", "-o", readable=False,
+                        help="FILE.swf, FILE.swf.gz (the file as ingested), FILE.parquet or FILE.csv")
+ExportQuery = typer.Option(None, "--query", help="Export this query's rows instead of a log (Parquet or CSV)")
 
 # -- analyses -----------------------------------------------------------------------------
 
@@ -127,22 +132,23 @@ Threshold = from_library("--threshold", source=f"{CAPACITY}.threshold",
                          help="Largest share of jobs or utilization a deletion may remove")
 Solve = shown_by_cli(True, "--solve/--no-solve",
                      help="Also solve the integer programs and show the deletion the rule would make")
-TimeLimit = from_library("--time-limit", source=f"{CAPACITY}.time_limit",
-                         help="Seconds per program (one objective of one component)")
-NodeLimit = typer.Option(None, "--node-limit", help="Branch-and-bound nodes per program (reproducible cut-off)")
+NodeLimit = from_library("--node-limit", source=f"{CAPACITY}.node_limit",
+                         help="Branch-and-bound nodes HiGHS may search per program")
+SizeLimit = from_library("--size-limit", source=f"{CAPACITY}.size_limit",
+                         help="Nonzeros of the largest program solved whole; larger ones are solved in windows")
 
 # -- cleaning -------------------------------------------------------------------------------
 
-RuleName = typer.Argument(None, help="Show this rule in full", show_default=False)
-Recipe = typer.Argument(..., readable=False, help="Recipe (TOML): log, version, [[step]]s")
-VersionOrOriginal = typer.Argument(..., help=f"A version, or '{ORIGINAL}'")
+RuleName = typer.Argument(None, metavar='NAME', help="Show this rule in full", show_default=False)
+Recipe = typer.Argument(..., metavar='RECIPE', readable=False, help="Recipe (TOML): log, version, [[step]]s")
+VersionOrOriginal = typer.Argument(..., metavar='VERSION', help=f"A version, or '{ORIGINAL}'")
 Limit = shown_by_cli(20, "--limit", help="Rows of detail to show (0: all; --json gives every row)")
-Job = typer.Argument(..., help="Job number")
+Job = typer.Argument(..., metavar='JOB', help="Job number")
 PublishTo = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf or FILE.swf.gz")
 
 # -- simulation ---------------------------------------------------------------------------------
 
-SimLog = typer.Argument(None, help="Log to replay, or LOG@VERSION (or give --query)", show_default=False)
+SimLog = typer.Argument(None, metavar='LOG', help="Log to replay, or LOG@VERSION (or give --query)", show_default=False)
 SimQuery = typer.Option(None, "--query", help="Replay the rows of this read-only SQL query")
 Policy = from_library("--policy", source=f"{SIM}.policy", also=("wla.sim.esp:run_esp.policy",),
                       help="easy, fcfs or conservative")
@@ -168,3 +174,8 @@ Mix = typer.Option(None, "--mix", readable=False, show_default=False,
                    help="Job mix CSV: type,fraction,run,count [default: an example mix]")
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
+
+# -- doctor ---------------------------------------------------------------------------------------
+
+Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",
+                    help="Compile what numba's cache lacks now, rather than on its first use")

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from . import options, text
+from . import options, progress, text
 from .app import app, context
 from .present import show
 
@@ -36,19 +36,21 @@ def simulate_cmd(
 ) -> None:
     """Replay a log, a version or a query on a simulated machine and print the metrics."""
     from wla.archive import UsageError
-    from wla.sim.save import save
     from wla.sim.simulate import simulate
     from wla.sim.workload import from_archive
 
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
     ctx = context(archive)
-    with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
-        workload = from_archive(a, log, version, query, procs, exclude)
-    result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
-                      stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
-                      ties=ties, passes=passes, check=check)
+    with progress.display("simulate", quiet=as_json):
+        with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
+            workload = from_archive(a, log, version, query, procs, exclude)
+        result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
+                          stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
+                          ties=ties, passes=passes, check=check)
     saved = None
+    if save_to is not None:
+        from wla.sim.save import save
     if save_to is not None and save_to.endswith(".parquet"):
         saved = save(result, save_to)
     elif save_to is not None:
@@ -80,6 +82,7 @@ def esp_cmd(
     from wla.sim.esp import EXAMPLE_MIX, read_mix, run_esp
 
     mix = mix or EXAMPLE_MIX
-    result, score = run_esp(read_mix(mix), procs, policy, seed, full_arrivals, estimate=estimate, overrun=overrun,
-                            ties=ties, passes=passes, check=check)
+    with progress.display("esp", quiet=as_json):
+        result, score = run_esp(read_mix(mix), procs, policy, seed, full_arrivals, estimate=estimate,
+                                overrun=overrun, ties=ties, passes=passes, check=check)
     show({**result.summary(), "esp": score.to_dict()}, as_json, partial(text.esp, mix=mix.name))

@@ -49,8 +49,42 @@ def ingest(results: list, seconds: float) -> str:
     return line
 
 
-def catalog(frame) -> str:
-    return frame_text(percent_columns(frame, ["utilization"]))
+def catalog(listing) -> str:
+    """The catalog as a table: each original, its versions indented beneath it
+    (their names say the version); then which originals were converted
+    from accounting records, and from which. Plain Python over the rows, so
+    that `wla ls` needs no pandas."""
+    rows = [dict(zip(listing.columns, row)) for row in listing.rows]
+    names = [("  " if r["kind"] == "version" else "") + r["name"] for r in rows]
+    width = max(map(len, [*names, "name"]))  # left-aligned, so the indent shows
+    columns = ["name".ljust(width)] + [c for c in listing.columns if c not in CATALOG_KINDS and c != "name"]
+    cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in columns[1:]] for name, r in zip(names, rows)]
+    lines = [_plain_table(columns, cells)]
+    converted = [r for r in rows if r["kind"] == "original" and r["converted_from"] is not None]
+    if converted:
+        lines.append("")
+        lines += [f"{r['name']}: converted by wla convert from {r['converted_from']}" for r in converted]
+    return "\n".join(lines)
+
+
+CATALOG_KINDS = ("kind", "original", "version", "converted_from")  # said by the indent, not shown
+
+
+def _cell(column: str, value) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    if column == "utilization":
+        return f"{value:.1%}"
+    return str(value)
+
+
+def _plain_table(columns: list[str], cells: list[list[str]]) -> str:
+    """Columns right-aligned to their widest cell, one space apart (as
+    render.frame_text writes a table)."""
+    if not cells:
+        return "(no rows)\n" + "  ".join(columns)
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    return "\n".join(" ".join(v.rjust(w) for v, w in zip(line, widths)) for line in [columns, *cells])
 
 
 def info(data: dict) -> str:
@@ -142,6 +176,12 @@ def capacity(data: dict, log: str, dated) -> str:
         lines += ["", frame_text(dated(report.components.head(20), ["first_at", "last_at", "worst_at"]))]
         if len(report.components) > 20:
             lines.append(f"... {len(report.components) - 20:,} more components")
+    if choice is not None and choice.chosen is not None:
+        lines.append("")
+        for obj in "LS":
+            sh = choice.shares
+            lines.append(f"{obj}: {choice.deleted[obj]:,} jobs, {100 * sh[obj + 'J']:.3g}% of jobs, "
+                         f"{100 * sh[obj + 'U']:.3g}% of utilization ({choice.proof(obj)})")
     if choice is not None:
         lines += ["", choice.message]
     return "\n".join(lines)
@@ -258,3 +298,20 @@ def esp(data: dict[str, Any], mix: str) -> str:
         f"efficiency (MWF IAE)  {score['corrected']:.4f}   idle-at-end {score['idle_at_end']:,.0f} "
         f"processor-seconds, MWF makespan {score['mwf_makespan']:,.0f} s",
     ])
+
+
+def doctor(data: dict[str, Any]) -> str:
+    """Versions, the archive, and each compiled part: warm (loaded from the
+    cache) or cold (compiled by the first run that needs it)."""
+    libraries = ", ".join(f"{name} {version or 'missing'}" for name, version in data["libraries"].items())
+    where = data["archive"]
+    lines = [f"wla {data['wla']} on Python {data['python']}", libraries,
+             f"archive: {where['path']}" + ("" if where["exists"] else " (none yet: `wla ingest` makes it)")]
+    if data["cache_folder"]:
+        lines.append(f"numba cache: {data['cache_folder']} (NUMBA_CACHE_DIR)")
+    width = max(len(c["part"]) for c in data["compiled"])
+    for c in data["compiled"]:
+        lines.append(f"{c['part']:<{width}}  {c['state']:<7}  {c['folder'] or '(not kept)'}")
+    if any(c["state"] != "warm" for c in data["compiled"]):
+        lines.append("a cold part is compiled by its first run (seconds to a minute); `wla doctor --warm` does it now")
+    return "\n".join(lines)

@@ -81,6 +81,20 @@ CREATE TABLE IF NOT EXISTS jobs (
     think        DOUBLE NOT NULL
 );
 
+-- Each log's figures (figures.sql: job_figures), kept when its jobs are
+-- stored: a log's jobs never change after, and `wla ls` reads these rows
+-- instead of every job.
+CREATE TABLE IF NOT EXISTS log_figures (
+    log_id       INTEGER PRIMARY KEY,
+    jobs         BIGINT NOT NULL,
+    first_submit DOUBLE,
+    last_submit  DOUBLE,
+    users        BIGINT NOT NULL,
+    proc_seconds DOUBLE,
+    first_end    DOUBLE,
+    last_end     DOUBLE
+);
+
 -- Lines that lenient ingest set apart, with the reason.
 CREATE TABLE IF NOT EXISTS rejects (
     log_id  INTEGER NOT NULL,
@@ -94,6 +108,21 @@ CREATE TABLE IF NOT EXISTS rejects (
 -- reads a version the same way. Older archives gain the columns here.
 ALTER TABLE logs ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'log';
 ALTER TABLE logs ADD COLUMN IF NOT EXISTS source_log_id INTEGER;
+
+-- How a log writes its job lines (archive/swf/layout.py, as JSON: padding,
+-- widths and decimals of each field, line end), so that export gives back the
+-- file byte for byte. NULL for a log ingested before schema version 3: its
+-- export is re-rendered, columns as wide as their widest value.
+ALTER TABLE logs ADD COLUMN IF NOT EXISTS layout VARCHAR;
+
+-- The lines of a log that its layout, jobs and header lines do not give back,
+-- as written (without the \n): blank and rejected lines, job lines written
+-- otherwise than the layout, header lines with another line end.
+CREATE TABLE IF NOT EXISTS verbatim_lines (
+    log_id  INTEGER NOT NULL,
+    line_no INTEGER NOT NULL,
+    text    BLOB NOT NULL
+);
 
 -- Every rule the archive has used, at every version: the SQL as it was.
 CREATE TABLE IF NOT EXISTS rules (

@@ -1,3 +1,23 @@
+-- What each log is, so that a query over all logs counts each job once.
+-- An original is a log as it came into the archive: read from an SWF file,
+-- or from accounting records that `wla convert` turned into SWF, which its
+-- Conversion header line says ('wla VERSION from FILE (FORMAT)'; then
+-- converted_from is 'FILE (FORMAT)'). A version is built by a recipe from an
+-- original or from a version of it, is named ORIGINAL@VERSION, and holds jobs
+-- of its original again: `WHERE kind = 'original'` takes each job once.
+-- A version's converted_from is its original's.
+CREATE OR REPLACE VIEW log_kinds AS
+SELECT
+    l.log_id,
+    l.name,
+    CASE WHEN l.kind = 'version' THEN 'version' ELSE 'original' END AS kind,
+    coalesce(o.name, l.name) AS original,
+    v.version,
+    nullif(regexp_extract(coalesce(o.conversion, l.conversion), '^wla \S+ from (.+)$', 1), '') AS converted_from
+FROM logs AS l
+LEFT JOIN versions AS v ON v.log_id = l.log_id
+LEFT JOIN logs AS o ON o.log_id = v.base_log_id;
+
 -- The typed view of all jobs: -1 becomes NULL, and the times a question
 -- usually needs are derived. Local time uses the log's TimeZoneString; when
 -- that is unknown it is UTC and tz_known is false. Without UnixStartTime
@@ -6,6 +26,10 @@ CREATE OR REPLACE VIEW typed_jobs AS
 WITH j AS (
     SELECT
         l.name AS log,
+        k.kind,
+        k.original,
+        k.version,
+        k.converted_from,
         j.log_id,
         j.line_no,
         j.job,
@@ -30,6 +54,7 @@ WITH j AS (
         l.tz
     FROM jobs AS j
     JOIN logs AS l USING (log_id)
+    JOIN log_kinds AS k USING (log_id)
 )
 SELECT
     * EXCLUDE (unix_start_time, tz),

@@ -10,7 +10,12 @@ What differs is only the bookkeeping that makes it fast:
   from the front, without sorting at each pass;
 - terminations and prediction expiries are binary heaps keyed on
   (time, log index), which fixes the order of simultaneous events;
-- a pass stops scanning the queue once no processor is free.
+- a pass stops scanning the queue once no processor is free;
+- conservative backfilling keeps the profile it built, every queued job's
+  reservation in it: while no estimated end moves and no reservation passes,
+  a rebuild would give every job the same reservation, so a pass only places
+  the arrivals; a job needing no more processors for no longer than one
+  placed before it in the pass fits no earlier, so its search starts there.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ from wla.archive.jit import njit
 FCFS, EASY, CONSERVATIVE = 0, 1, 2
 TRUNCATE, EXTEND, KEEP = 0, 1, 2
 POLICY_CODES = {"fcfs": FCFS, "easy": EASY, "conservative": CONSERVATIVE}
+RECENT = 8  # conservative: how many jobs placed last a search may start from
 OVERRUN_CODES = {"truncate": TRUNCATE, "extend": EXTEND, "keep": KEEP}
 
 
@@ -212,6 +218,12 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
     hpos = np.zeros(max(n_users, 1), np.int64)
     pt = np.zeros(2 * n + 2 * cap + 2)
     pf = np.zeros(2 * n + 2 * cap + 2, np.int64)
+    m = 0  # the profile's steps, kept from pass to pass (conservative)
+    moved = True  # an estimated end moved since the last pass: rebuild
+    due = np.inf  # the earliest reservation of a queued job (conservative)
+    res = np.zeros(n if policy == CONSERVATIVE else 0)  # each queued job's reservation
+    recent = np.zeros(RECENT, np.int64)  # the jobs last placed in a pass, and their steps
+    recent_c = np.zeros(RECENT, np.int64)
     free = P
     k = 0
     inf = np.inf
@@ -231,6 +243,8 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             budget -= 1
             j = eh_j[0]
             esize = _heap_pop(eh_t, eh_k, eh_j, esize)
+            if est_end[j] > now:  # ended before its estimated end
+                moved = True
             rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
             free += procs[j]
             if last_k > 0:
@@ -244,10 +258,12 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             budget -= 1
             j = xh_j[0]
             xsize = _heap_pop(xh_t, xh_k, xh_j, xsize)
+            moved = True
             rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
             est_end[j] = start[j] + own[j]
             rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
         # -- arrivals: each takes its last-k estimate and joins the queue's tail
+        arrived = k
         while k < n and submit[k] == now and budget > 0:
             budget -= 1
             if last_k > 0:
@@ -327,32 +343,76 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                 b = nb
             continue
 
-        # -- _conservative: rebuild the profile of free processors from now
-        # on, then give each queued job, in order, its earliest reservation.
-        m = 1
-        pt[0] = now
-        pf[0] = free
-        for i in range(rcount):
-            t = r_end[i]
-            if overrun == KEEP and t < now:
-                t = now
-            if t == pt[m - 1]:
-                pf[m - 1] += r_procs[i]
+        # -- _conservative: each queued job, in order, gets its earliest
+        # reservation in the profile of free processors from now on.
+        keep = not moved and now <= due
+        if keep:
+            # The profile is as it was built from now on (no estimated end
+            # moved: a job that ended at or past its estimated end frees
+            # nothing it had not freed) and every reservation in it is now or
+            # later: each is still the earliest fit after those before it, as
+            # a rebuild would find. Those at now start if their processors
+            # are free; only the arrivals, at the tail, need a place.
+            c = 0
+            while c + 1 < m and pt[c + 1] <= now:
+                c += 1
+            if c > 0:  # forget the steps before the one holding now
+                for i in range(c, m):
+                    pt[i - c] = pt[i]
+                    pf[i - c] = pf[i]
+                m -= c
+            pt[0] = now
+            if due > now:  # none of them is due now: only the arrivals
+                j = arrived if arrived < k else -1
             else:
-                pt[m] = t
-                pf[m] = pf[m - 1] + r_procs[i]
-                m += 1
+                due = np.inf
+        else:
+            # rebuild: the running jobs' estimated ends, then every job
+            m = 1
+            pt[0] = now
+            pf[0] = free
+            for i in range(rcount):
+                t = r_end[i]
+                if overrun == KEEP and t < now:
+                    t = now
+                if t == pt[m - 1]:
+                    pf[m - 1] += r_procs[i]
+                else:
+                    pt[m] = t
+                    pf[m] = pf[m - 1] + r_procs[i]
+                    m += 1
+            moved = False
+            due = np.inf
+        placed = 0
         while j >= 0:
             nj = nxt[j]
-            c = _fit_at(pt, pf, m, 0, est[j], procs[j])  # _fits_from, from the earliest step on
-            t0 = pt[c]  # already a step
-            e, m = _add_point(pt, pf, m, t0 + est[j], c)  # _reserve
-            for i in range(c, e):
-                pf[i] -= procs[j]
+            if keep and j < arrived:
+                t0 = res[j]
+            else:
+                # a window that fits it would have fitted a job placed before
+                # it in this pass needing no more processors for no longer
+                # (with more room then): search from that one's step (an index
+                # that later insertions shifted points to an earlier step)
+                c = 0
+                for r in range(min(placed, RECENT)):
+                    b = recent[r]
+                    if procs[b] <= procs[j] and est[b] <= est[j] and recent_c[r] > c:
+                        c = recent_c[r]
+                c = _fit_at(pt, pf, m, c, est[j], procs[j])  # _fits_from
+                t0 = pt[c]  # already a step
+                e, m = _add_point(pt, pf, m, t0 + est[j], c)  # _reserve
+                for i in range(c, e):
+                    pf[i] -= procs[j]
+                res[j] = t0
+                recent[placed % RECENT] = j
+                recent_c[placed % RECENT] = c
+                placed += 1
             if t0 == now and procs[j] <= free:
                 free, qlen, rcount, esize, xsize, head, tail = _start(
                     j, now, free, qlen, run, procs, own, est, logidx, start, est_end,
                     r_end, r_procs, r_job, rcount, eh_t, eh_k, eh_j, esize, xh_t, xh_k, xh_j, xsize,
                     nxt, prv, head, tail)
+            elif t0 < due:
+                due = t0
             j = nj
     return start, est

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,8 @@ class SimResult:
 
     def schedule(self) -> pd.DataFrame:
         """The per-job schedule (what --save stores)."""
+        import pandas as pd
+
         return pd.DataFrame({
             "job": self.job, "submit": self.submit, "start_time": self.start, "end_time": self.end,
             "processors": self.procs, "estimate": self.estimate, "measured": self.measured,

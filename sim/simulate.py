@@ -1,7 +1,6 @@
 """simulate(): a workload in, a result with every setting written out."""
 from __future__ import annotations
 
-import pandas as pd
 from wla.archive.errors import UsageError
 from wla.archive.processors import RULE as PROCESSORS_RULE
 
@@ -36,7 +35,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
                   load_factor=load_factor, seed=seed)
     estimator = parse_estimator(estimate)
     if not isinstance(workload, Workload):
-        if hasattr(workload, "df") and not isinstance(workload, pd.DataFrame):
+        if hasattr(workload, "df") and not type(workload).__module__.startswith("pandas"):
             workload = workload.df()  # a DuckDB relation
         workload = from_frame(workload, procs, exclude)
     elif exclude is not None or (procs is not None and procs != workload.P):

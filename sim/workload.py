@@ -12,21 +12,20 @@ Defaults of simulation.md, each recorded in the result:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import numpy as np
-import pandas as pd
-from sqlglot import exp
-from wla.archive.clean.predicate import predicate_condition
 from wla.archive.clock import LogClock
 from wla.archive.errors import UsageError
 from wla.archive.processors import processors
 from wla.archive.ranges import MAX_PROCESSORS, whole
 from wla.archive.resolve import resolve
-from wla.archive.statements import run
 from wla.archive.store.catalog import log_facts
 from wla.archive.store.file import Archive, one_line
-from wla.archive.store.select import log_query
+from wla.archive.store.select import log_arrays, log_query
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REASONS = (
     "unknown or zero run time",
@@ -57,19 +56,53 @@ class Workload:
         return len(self.job)
 
 
-def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
+class Columns:
+    """A table as DuckDB's numpy columns, read like a DataFrame's (`columns`,
+    `frame[name]`, `len`): a log read from the archive needs no pandas."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self.arrays = arrays
+        self.columns = list(arrays)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    def __len__(self) -> int:
+        return len(next(iter(self.arrays.values()))) if self.arrays else 0
+
+
+def _numbers(column: Any) -> np.ndarray | None:
+    """A numpy column of numbers as doubles, NaN where NULL; None for
+    anything else (a DataFrame's column, text), which pandas converts."""
+    if not isinstance(column, np.ndarray) or column.dtype.kind not in "iuf":
+        return None
+    if isinstance(column, np.ma.MaskedArray):
+        return column.astype(np.float64).filled(np.nan)
+    return column.astype(np.float64)
+
+
+def _column(frame: pd.DataFrame | Columns, name: str) -> np.ndarray:
     """A column as doubles, NaN where unknown (or everywhere, if absent)."""
     if name not in frame.columns:
         return np.full(len(frame), np.nan)
+    numbers = _numbers(frame[name])
+    if numbers is not None:
+        return numbers
+    import pandas as pd
+
     return pd.to_numeric(frame[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _ids(frame: pd.DataFrame, name: str, default: np.ndarray) -> np.ndarray:
+def _ids(frame: pd.DataFrame | Columns, name: str, default: np.ndarray) -> np.ndarray:
     """An identifier column as int64, exactly (a double holds only 53 bits),
     -1 where unknown; `default` when the column is absent."""
     if name not in frame.columns:
         return default
     column = frame[name]
+    if isinstance(column, np.ndarray) and column.dtype.kind == "i" and not isinstance(column, np.ma.MaskedArray):
+        return column.astype(np.int64)
+    import pandas as pd
+
     if pd.api.types.is_integer_dtype(column.dtype) and not column.hasnans:
         values = column.to_numpy(dtype=np.int64)
     else:
@@ -88,6 +121,11 @@ def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = L
     """The jobs a predicate picks, evaluated by DuckDB over the frame."""
     if exclude is None:
         return np.zeros(len(frame), dtype=bool)
+    import duckdb
+    from sqlglot import exp
+    from wla.archive.clean.predicate import predicate_condition
+    from wla.archive.statements import run
+
     cond = predicate_condition(exclude, clock)
     con = duckdb.connect()
     try:
@@ -101,7 +139,7 @@ def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = L
     return np.asarray(picked, dtype=bool)
 
 
-def from_frame(frame: pd.DataFrame, procs: int | None = None, exclude: str | None = None,
+def from_frame(frame: pd.DataFrame | Columns, procs: int | None = None, exclude: str | None = None,
                clock: LogClock = LogClock(), source: dict | None = None) -> Workload:
     """A workload from columns named as in the archive (submit, run, procs
     and/or req_procs, req_time, user_id, job); an `excluded` column, if
@@ -169,7 +207,8 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
     else:
         name = resolve(archive, log, version).name
         facts = log_facts(archive, name)
-        frame = archive.df(log_query(archive, name))  # all 18 fields, for --exclude
+        # all 18 fields, for --exclude (which DuckDB evaluates over a DataFrame)
+        frame = archive.df(log_query(archive, name)) if exclude is not None else Columns(log_arrays(archive, name))
         source = {"log": name}
     machine = procs if procs is not None else facts.get("machine_size")
     clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))

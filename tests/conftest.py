@@ -51,6 +51,16 @@ def pandas_log(name: str) -> pd.DataFrame:
         return pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=SWF_NAMES)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_once():
+    """Compile what numba's cache lacks before any test runs, as `wla doctor
+    --warm` does: a test that reads a command's stderr then sees the command,
+    not the one-time notice of a compile that happened to fall in it."""
+    from wla.archive import jit
+
+    jit.warm()
+
+
 def real_files() -> list[Path]:
     return sorted(data_dir().glob("*.swf.gz"))
 

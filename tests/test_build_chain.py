@@ -95,6 +95,7 @@ def test_the_decisions_of_a_chain_are_those_of_its_steps(tmp_path):
     assert [s.changed for s in many.steps] == [4] + [0] * 15
 
 
+@pytest.mark.slow  # a timing: run by itself (`pytest -m slow`), never under the default run's load
 def test_building_48_steps_takes_at_most_3_times_16(small):
     """Time linear in the steps: 48 steps take at most three times as long
     as 16 (before, each step re-read the whole chain: 7 times as long). The

@@ -295,6 +295,101 @@ def test_optimal_against_brute_force(spec, capacity):
     assert usage_exceptions(kept, capacity) == 0
 
 
+# -- limits: not proven optimal, and said so -----------------------------------
+
+# (h) Capacity 10; X, Y, Z hold 6 processors each over [0,10): usage 18, 8 to
+# free. One job frees 6 < 8: any deletion takes two jobs, 120 p*s of the
+# 180. The LP relaxation deletes 8/6 of a job: 80 p*s, 1.33 jobs. Asked to
+# solve nothing whole (size_limit 1), the rule finds two jobs but can prove
+# only the LP's bound: S at most 120 - 80 = 40 p*s (40/180 of utilization)
+# above the optimum; L at least floor(1.33...) = 1 job, so at most 1 above.
+XYZ = [(6, 0, 10)] * 3
+
+
+def test_a_binding_limit_is_said_with_its_bound():
+    c = capacity_deletions(log(*XYZ), 10, threshold=1.0, size_limit=1)
+    assert c.deleted == {"L": 2, "S": 2} and not c.optimal
+    assert c.components[["method_L", "method_S", "bound_L"]].values.tolist() == [["size limit", "size limit", 1]]
+    assert c.components.bound_S.tolist() == pytest.approx([80.0])
+    assert c.gap["L"] == 1 and c.gap["S"] == pytest.approx(40 / 180)
+    assert c.proof("S") == ("not proven optimal: 1 program too large to solve whole; "
+                            "at most 22.2% of utilization above the optimum")
+    assert c.proof("L") == "not proven optimal: 1 program too large to solve whole; at most 1 job above the optimum"
+    # L: 2/3 of jobs, 120/180 of use; S the same: a tie goes to L.
+    assert c.chosen == "L" and c.message.endswith("; L " + c.proof("L"))
+    assert c.deletions.reason.str.endswith(
+        "; not proven optimal: more than 1 nonzeros, too large to solve whole, solved in windows, "
+        "at most 1 job above this component's optimum").all()
+    assert json.loads(json.dumps(c.as_dict()))["proof"]["S"] == c.proof("S")
+    # Solved whole, the same program is proven: the knapsack cover cut (two
+    # of the three) closes the LP's gap at the root.
+    whole = capacity_deletions(log(*XYZ), 10, threshold=1.0)
+    assert whole.optimal and whole.gap == {"L": 0, "S": 0.0} and whole.proof("S") == "optimal"
+    assert whole.components.bound_S.tolist() == [120.0]
+
+
+def test_a_binding_limit_on_s_gives_processor_seconds():
+    """Capacity 11: A holds 8 processors over [0,100) (800 p*s), B to E 2 each
+    over [0,10) (20 p*s each); usage 16, 5 to free. L deletes A (1 of 5 jobs,
+    800/880 of use), S three of B to E (3 of 5, 60/880): S is chosen. Over B
+    to E the LP deletes 2.5 jobs, 50 p*s: solved in parts, S is at most 10
+    p*s (10/880 = 1.14% of utilization) above the optimum; it is optimal."""
+    c = capacity_deletions(log((8, 0, 100), *[(2, 0, 10)] * 4), 11, threshold=1.0, size_limit=1)
+    assert c.chosen == "S" and c.deleted == {"L": 1, "S": 3} and lines(c) == [12, 13, 14]
+    assert c.components.bound_S.tolist() == pytest.approx([50.0]) and c.gap["S"] == pytest.approx(10 / 880)
+    assert c.components.method_L.tolist() == ["tie-break limit"] and c.gap["L"] == 0
+    assert c.proof("L") == ("not proven optimal: 1 program proven the fewest jobs but not the fewest "
+                            "processor-seconds among them; the number of jobs is optimal")
+    assert c.deletions.reason.str.endswith(
+        "; not proven optimal: more than 1 nonzeros, too large to solve whole, solved in windows, "
+        "at most 10 processor-seconds (1.14% of utilization) above this component's optimum").all()
+
+
+def test_the_text_says_not_proven_optimal(tmp_path):
+    """`wla capacity` prints each deletion's proof next to its numbers."""
+    from cli_run import wla
+    from wla.archive import open as open_archive
+    from wla.archive.store.ingest import ingest
+
+    swf = tmp_path / "xyz.swf"
+    swf.write_text("; MaxProcs: 10\n" + "".join(
+        f"{j} 0 0 10 6 -1 -1 6 -1 -1 1 1 1 -1 -1 -1 -1 -1\n" for j in (1, 2, 3)))
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [swf])
+    out = wla("capacity", "xyz", "--size-limit", "1", "--threshold", "1", archive=tmp_path / "a.duckdb")
+    assert out.status == 0, out.err
+    assert ("L: 2 jobs, 66.7% of jobs, 66.7% of utilization (not proven optimal: 1 program too large "
+            "to solve whole; at most 1 job above the optimum)") in out.out.splitlines()
+    assert ("S: 2 jobs, 66.7% of jobs, 66.7% of utilization (not proven optimal: 1 program too large "
+            "to solve whole; at most 22.2% of utilization above the optimum)") in out.out.splitlines()
+    proven = wla("capacity", "xyz", "--threshold", "1", archive=tmp_path / "a.duckdb")
+    assert "S: 2 jobs, 66.7% of jobs, 66.7% of utilization (optimal)" in proven.out.splitlines()
+    assert "not proven" not in proven.out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 12), st.integers(1, 8)),
+                min_size=1, max_size=8),
+       st.integers(2, 6), st.sampled_from([(1, 1), (1, 20000), (5000, 1), (5000, 6)]))
+def test_limits_against_brute_force(spec, capacity, limits):
+    """Whatever the limits, the deletion resolves every exception and the
+    bounds hold the optimum: bound <= optimum <= what was deleted."""
+    node_limit, size_limit = limits
+    jobs = log(*[(p, s, s + d) for p, s, d in spec])
+    c = capacity_deletions(jobs, capacity, threshold=1.0, node_limit=node_limit, size_limit=size_limit)
+    if c.chosen is None:
+        return
+    fewest, _, least = brute_force(jobs, capacity)
+    total = float((jobs.procs * jobs.run).sum())
+    assert c.components.bound_L.sum() <= fewest <= c.deleted["L"]
+    assert c.deleted["L"] - c.gap["L"] == c.components.bound_L.sum()
+    assert c.components.bound_S.sum() <= least + 1e-6 <= c.shares["SU"] * total + 2e-6
+    assert (c.shares["SU"] - c.gap["S"]) * total <= least + 1e-6
+    if c.optimal:
+        assert c.deleted["L"] == fewest and c.shares["SU"] * total == pytest.approx(least)
+    assert usage_exceptions(jobs[~jobs.line_no.isin(lines(c))], capacity) == 0
+
+
 # -- real logs ----------------------------------------------------------------
 
 QUALITY_LOGS = ["SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln", "LANL-CM5-1994-4.1-cln",
@@ -334,9 +429,9 @@ def test_ricc_report_matches_sql(real_archive):
                                   "KTH-SP2-1996-2.1-cln", "HPC2N-2002-2.2-cln", "SDSC-Par-1996-3.1-cln"])
 def test_deletions_resolve_every_exception(real_archive, name):
     jobs, size = load(real_archive, name)
-    # A clock limit no machine reaches: what is asserted must not depend on its speed.
-    c = capacity_deletions(jobs, size, threshold=1.0, time_limit=600)
-    assert c.applied and c.optimal
+    c = capacity_deletions(jobs, size, threshold=1.0)
+    assert c.applied and c.optimal  # the default limits leave these logs proven optimal
+    assert c.gap == {"L": 0, "S": 0.0} and c.proof("L") == c.proof("S") == "optimal"
     assert len(c.deletions) == c.deleted[c.chosen] > 0
     assert usage_exceptions(jobs[~jobs.line_no.isin(lines(c))], size) == 0
     assert c.deletions.line_no.is_monotonic_increasing
@@ -352,12 +447,37 @@ def test_deletions_are_deterministic(real_archive):
 
 def test_node_limit_keeps_a_feasible_deletion(real_archive):
     """CTC's largest component is not solved at the root; cut off there, the
-    best deletion found still resolves every exception and says so."""
+    best deletion found still resolves every exception, says so, and the
+    bound it gives holds the optimum the default limits prove."""
     jobs, size = load(real_archive, "CTC-SP2-1996-3.1-cln")
-    c = capacity_deletions(jobs, size, threshold=1.0, node_limit=1, time_limit=600)
+    c = capacity_deletions(jobs, size, threshold=1.0, node_limit=1)
     assert not c.optimal
     assert set(c.components.method_S) <= {"optimal", "node limit", "greedy"}
+    assert "node limit" in set(c.components.method_S)
     assert usage_exceptions(jobs[~jobs.line_no.isin(lines(c))], size) == 0
+    best = capacity_deletions(jobs, size, threshold=1.0)
+    assert best.optimal
+    stopped = c.components.method_S != "optimal"
+    exact = best.components.bound_S  # proven optimal: the bound is the optimum
+    assert (c.components.bound_S[stopped] <= exact[stopped] + 1e-6).all()
+    assert (c.components.bound_S <= exact + 1e-6).all() and (c.components.bound_L <= best.components.bound_L).all()
+    assert c.gap["S"] > 0 and c.shares["SU"] - c.gap["S"] <= best.shares["SU"] + 1e-12
+    assert c.proof("S").startswith("not proven optimal: ") and "stopped at the node limit" in c.proof("S")
+
+
+def test_limits_give_the_same_deletions_every_time(real_archive):
+    """Where limits bind (nodes, and windows for the programs above 5,000
+    nonzeros), the same input gives the same deletions: run again, on one
+    worker or two (other finishing orders), with the jobs in another order."""
+    jobs, size = load(real_archive, "CTC-SP2-1996-3.1-cln")
+    limits = dict(threshold=1.0, node_limit=1, size_limit=5000)
+    one = capacity_deletions(jobs, size, **limits, workers=1)
+    assert {"node limit", "size limit"} <= set(one.components.method_S)
+    for workers, order in ((1, 0), (2, 0), (2, 5)):
+        again = capacity_deletions(jobs.sample(frac=1, random_state=order) if order else jobs, size,
+                                   **limits, workers=workers)
+        assert again.as_dict() == one.as_dict()
+    assert usage_exceptions(jobs[~jobs.line_no.isin(lines(one))], size) == 0
 
 
 @pytest.mark.slow

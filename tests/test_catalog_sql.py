@@ -2,19 +2,26 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import shutil
 
 import duckdb
 import pandas as pd
 import pytest
 import wla.archive
 from cli_run import wla as cli
-from conftest import data_dir
+from conftest import ROOT, data_dir, pandas_log
 from wla.archive import QueryError
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import parse_recipe
+from wla.archive.convert import convert
 from wla.archive.store.catalog import catalog, set_fact
 from wla.archive.store.export import write_query
 from wla.archive.store.ingest import ingest
+from wla.archive.store.migrate import SCHEMA_VERSION
 from wla.archive.store.select import log_query
+from wla.archive.store.views import read_through_current_views
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 
@@ -126,3 +133,195 @@ def test_command_line(tmp_path):
     assert r.status == 1 and "no log named 'nope'" in r.err
     r = _wla("ls", archive=tmp_path / "missing.duckdb")
     assert r.status == 1 and "no archive at" in r.err
+
+
+# -- what each log is: original, version, converted -------------------------------------
+
+V1 = ROOT / "schema" / "recipes" / f"{SP2}-v1.toml"
+# A version of a version: its original is still SP2, what it was built from is v1.
+V1_STATUS = f"""log = "{SP2}@v1"
+version = "v1-status"
+
+[[step]]
+rule = "status"
+"""
+SLURM = ROOT / "tests" / "data" / "convert" / "slurm.txt"
+
+
+@pytest.fixture(scope="module")
+def kinds_archive(real_archive, tmp_path_factory):
+    """Every real log, SP2's versions v1 and v1-status (built from v1), and a
+    log converted from Slurm records; read-only."""
+    path = tmp_path_factory.mktemp("kinds") / "kinds.duckdb"
+    shutil.copyfile(real_archive.path, path)
+    with wla.archive.open(path, write=True) as a:
+        clean(a, V1)
+        clean(a, parse_recipe(V1_STATUS, "v1-status.toml"))
+        convert(a, SLURM, "sacct", tz="Europe/Paris", max_procs=64)
+    with wla.archive.open(path) as a:
+        yield a
+
+
+def test_each_log_says_what_it_is(kinds_archive):
+    a = kinds_archive
+    logs = a.df("SELECT log_id, name, kind, jobs FROM logs")
+    versions = a.df("SELECT v.log_id, v.version, o.name AS original FROM versions AS v "
+                    "JOIN logs AS o ON o.log_id = v.base_log_id")
+    assert sorted(versions.version) == ["v1", "v1-status"] and set(versions.original) == {SP2}
+    is_version = logs.log_id.isin(versions.log_id)
+    assert (is_version == (logs.kind == "version")).all()
+    # Jobs and logs per kind, from logs and versions, against typed_jobs.
+    want = {"original": (int((~is_version).sum()), int(logs.jobs[~is_version].sum())),
+            "version": (int(is_version.sum()), int(logs.jobs[is_version].sum()))}
+    got = a.df("SELECT kind, count(DISTINCT log) AS logs, count(*) AS jobs FROM typed_jobs GROUP BY kind")
+    assert {r.kind: (r.logs, r.jobs) for r in got.itertuples()} == want
+    assert want["original"] == (20, 2205156 + 7)  # the real logs (MANIFEST.md) and the 7 Slurm jobs
+    # Per log: an original is its own original and has no version; a version
+    # names its original and its version, as the versions table does.
+    per_log = a.df("SELECT DISTINCT log, kind, original, version, converted_from FROM typed_jobs")
+    summary = a.df("SELECT name AS log, kind, original, version, converted_from FROM log_summary")
+    key = ["log"]
+    pd.testing.assert_frame_equal(per_log.sort_values(key, ignore_index=True),
+                                  summary.sort_values(key, ignore_index=True))
+    by_name = per_log.set_index("log")
+    for row in versions.merge(logs, on="log_id").itertuples():
+        assert by_name.loc[row.name, ["kind", "original", "version"]].tolist() == \
+            ["version", row.original, row.version]
+        assert row.name == f"{row.original}@{row.version}"  # ORIGINAL@VERSION
+    originals = by_name[by_name.kind == "original"]
+    assert (originals.index == originals.original).all() and originals.version.isna().all()
+
+
+def test_converted_from_is_what_convert_wrote(kinds_archive):
+    """The view reads the Conversion header line wla convert writes; no log of
+    the Parallel Workloads Archive (whose Conversion lines name people) is taken
+    for one."""
+    a = kinds_archive
+    line = a.df("SELECT h.value FROM header_lines AS h JOIN logs AS l USING (log_id) "
+                "WHERE l.name = 'slurm' AND h.label = 'Conversion'").value.item()
+    assert line.startswith("wla ") and line.endswith(" from slurm.txt (sacct)")
+    converted = a.df("SELECT name, converted_from FROM log_summary WHERE converted_from IS NOT NULL")
+    assert converted.values.tolist() == [["slurm", "slurm.txt (sacct)"]]
+    real_conversions = a.df("SELECT count(*) AS n FROM logs WHERE conversion IS NOT NULL AND name <> 'slurm'")
+    assert real_conversions.n.item() >= 10  # they have Conversion lines, and are not converted by wla
+
+
+def test_jobs_per_original_log_per_year_counts_each_job_once(kinds_archive):
+    a = kinds_archive
+    q = ("SELECT original, year(submit_local) AS year, count(*) AS jobs FROM typed_jobs "
+         "WHERE kind = 'original' GROUP BY ALL")
+    per_year = a.df(q)
+    assert per_year.jobs.sum() == 2205156 + 7
+    assert per_year.groupby("original").jobs.sum().to_dict() == \
+        a.df("SELECT name, jobs FROM logs WHERE kind <> 'version'").set_index("name").jobs.to_dict()
+    # SDSC-SP2 by hand: pandas reads the file, the header's UnixStartTime and zone.
+    df = pandas_log(SP2)
+    years = pd.to_datetime(893466664 + df.submit, unit="s", utc=True).dt.tz_convert("US/Pacific").dt.year
+    sp2 = per_year[per_year.original == SP2].set_index("year").jobs.to_dict()
+    assert sp2 == years.value_counts().to_dict() and sum(sp2.values()) == 59715
+    # Without the filter, its jobs are counted once per version as well.
+    everything = a.df("SELECT count(*) AS n FROM typed_jobs WHERE original = ?", [SP2]).n.item()
+    v1, v1s = (a.df("SELECT jobs FROM logs WHERE name = ?", [f"{SP2}@{v}"]).jobs.item() for v in ("v1", "v1-status"))
+    assert everything == 59715 + v1 + v1s and v1 == 59715 - 609
+
+
+def test_ls_shows_versions_under_their_original(kinds_archive):
+    r = cli("ls", archive=kinds_archive.path)
+    assert r.status == 0, r.err
+    lines = r.out.splitlines()
+    width = len(f"  {SP2}@v1-status")
+    assert lines[0].startswith("name".ljust(width) + " first_submit_date")
+    names = [line[:width].rstrip() for line in lines[1:23]]  # 20 logs, 2 versions
+    at = names.index(SP2)
+    assert names[at:at + 3] == [SP2, f"  {SP2}@v1", f"  {SP2}@v1-status"]
+    assert [n for n in names if n.startswith(" ")] == [f"  {SP2}@v1", f"  {SP2}@v1-status"]
+    originals = [n for n in names if not n.startswith(" ")]
+    assert originals == sorted(originals) and len(originals) == 20
+    assert lines[23:] == ["", "slurm: converted by wla convert from slurm.txt (sacct)"]
+    # --json: every row with what it is, in the same order.
+    rows = json.loads(cli("ls", "--json", archive=kinds_archive.path).out)
+    assert [r["name"] for r in rows] == [n.strip() for n in names]
+    assert list(rows[0])[:5] == ["name", "kind", "original", "version", "converted_from"]
+    shown = {r["name"]: (r["kind"], r["original"], r["version"], r["converted_from"]) for r in rows}
+    assert shown[SP2] == ("original", SP2, None, None)
+    assert shown[f"{SP2}@v1-status"] == ("version", SP2, "v1-status", None)
+    assert shown["slurm"] == ("original", "slurm", None, "slurm.txt (sacct)")
+    assert shown[f"{SP2}@v1"][3] is None and rows[at + 1]["jobs"] == 59715 - 609
+
+
+def test_ls_without_versions_is_the_table_alone(tmp_path):
+    arc = tmp_path / "one.duckdb"
+    cli("ingest", str(data_dir() / "NASA-iPSC-1993-3-head228.swf.gz"), archive=arc)
+    r = cli("ls", archive=arc)
+    assert r.out.splitlines() == [
+        "name                     first_submit_date last_submit_date months machine_size users jobs utilization",
+        "NASA-iPSC-1993-3-head228        1993-10-01       1993-10-01    0.0          128    13  228       84.1%",
+    ]
+    [row] = json.loads(cli("ls", "--json", archive=arc).out)
+    assert {k: row[k] for k in ("name", "kind", "original", "version", "converted_from", "jobs")} == {
+        "name": "NASA-iPSC-1993-3-head228", "kind": "original", "original": "NASA-iPSC-1993-3-head228",
+        "version": None, "converted_from": None, "jobs": 228}
+
+
+# -- an archive written by an older wla, read-only ----------------------------------------
+
+OLD = ROOT / "tests" / "fixtures" / "archive-v1.duckdb.gz"
+OLD_LOG = "NASA-iPSC-1993-3-head228"
+
+
+def test_an_older_archive_is_read_through_todays_views(tmp_path):
+    """Its stored views predate kind, original and version (and even the
+    macros); a read-only open reads its tables through this wla's views,
+    made for the connection alone: the file does not change."""
+    path = tmp_path / "old.duckdb"
+    with gzip.open(OLD, "rb") as src, open(path, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    con = duckdb.connect(str(path), read_only=True)
+    with pytest.raises(duckdb.BinderException, match="kind"):
+        con.execute("SELECT kind FROM typed_jobs")
+    con.close()
+    with wla.archive.open(path) as a:
+        assert {"typed_jobs", "log_kinds", "log_summary"} <= set(_views_in(a.con, "temp"))
+        kinds = catalog(a)[["name", "kind", "original", "version"]].fillna("-").values.tolist()
+        assert kinds == [[OLD_LOG, "original", OLD_LOG, "-"]] + [
+            [f"{OLD_LOG}@{v}", "version", OLD_LOG, v] for v in ("v1", "v2", "v3")]
+        once = a.sql("SELECT count(*) AS n FROM typed_jobs WHERE kind = 'original'").n.item()
+        assert once == 228
+    r = cli("ls", archive=path)
+    assert r.status == 0 and r.out.splitlines()[2].startswith(f"  {OLD_LOG}@v1 ")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def _views_in(con, database: str) -> list[str]:
+    return [r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE database_name = ? "
+                                      "AND NOT internal ORDER BY view_name", [database]).fetchall()]
+
+
+def test_views_a_reader_cannot_make_are_left_as_stored(tmp_path):
+    """A file whose tables today's views cannot read (not an archive, or an
+    archive of a newer schema that renamed a column) keeps what it has;
+    nothing is half made. One they can read is read through them."""
+    bare = tmp_path / "bare.duckdb"
+    duckdb.connect(str(bare)).close()
+    con = duckdb.connect(str(bare), read_only=True)
+    assert read_through_current_views(con) is False
+    assert _views_in(con, "temp") == []
+    con.close()
+    newer = tmp_path / "newer.duckdb"
+    with wla.archive.open(newer, write=True) as a:
+        ingest(a, [data_dir() / f"{OLD_LOG}.swf.gz"])
+    con = duckdb.connect(str(newer))  # a newer wla: schema 3 and more, its own typed_jobs
+    con.execute("CREATE OR REPLACE VIEW typed_jobs AS SELECT * FROM jobs")
+    con.execute("UPDATE archive_meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION + 1)])
+    con.execute("ALTER TABLE logs ADD COLUMN added_later VARCHAR")
+    con.close()
+    with wla.archive.open(newer) as a:
+        assert "typed_jobs" in _views_in(a.con, "temp")
+        assert a.sql("SELECT DISTINCT kind FROM typed_jobs").kind.tolist() == ["original"]
+    con = duckdb.connect(str(newer))
+    con.execute("ALTER TABLE logs RENAME COLUMN kind TO what")
+    con.close()
+    with wla.archive.open(newer) as a:  # its stored views: the ones it was written with
+        assert _views_in(a.con, "temp") == []
+        assert "kind" not in a.sql("SELECT * FROM typed_jobs LIMIT 0").columns

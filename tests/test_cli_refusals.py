@@ -87,7 +87,7 @@ NUMERIC = {
         *_numbers("--capacity", ["0", "-1", BIG], f"--capacity must be a whole number from 1 to {P31}, not {{v}}"),
         *_numbers("--slack", ["inf", "nan", "-1"], "--slack must be a finite number >= 0, not"),
         *_numbers("--threshold", ["nan", "2", "-0.1"], "--threshold must be a number in [0, 1], not"),
-        *_numbers("--time-limit", ["-5", "0", "nan", "inf"], "--time-limit must be a finite number > 0, not"),
+        *_numbers("--size-limit", ["0", str(2**31), BIG], f"--size-limit must be a whole number from 1 to {P31}"),
         *_numbers("--node-limit", ["0", str(2**31), BIG], f"--node-limit must be a whole number from 1 to {P31}"),
     ],
     "load": [
@@ -242,7 +242,7 @@ def _jobs():
     (lambda: capacity_report(_jobs(), MAX_PROCESSORS + 1), "capacity"),
     (lambda: capacity_report(_jobs(), 8, slack=math.inf), "slack"),
     (lambda: capacity_deletions(_jobs(), 8, threshold=math.nan), "threshold"),
-    (lambda: capacity_deletions(_jobs(), 8, time_limit=-5), "time_limit"),
+    (lambda: capacity_deletions(_jobs(), 8, size_limit=0), "size_limit"),
     (lambda: capacity_deletions(_jobs(), 8, node_limit=0), "node_limit"),
     (lambda: capacity_deletions(_jobs(), 8, workers=0), "workers"),
     (lambda: load_profile(_jobs(), 2**70), "capacity"),

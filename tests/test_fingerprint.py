@@ -82,10 +82,12 @@ def test_an_unknown_action_is_refused():
         parse_rule(RULE.replace("-- version: 1\n", "-- version: 1\n-- action: change\n"), "mine.sql")
 
 
-def test_capacity_is_version_2_with_the_defaults_it_has_now():
+def test_capacity_is_version_3_with_the_defaults_it_has_now():
+    """Version 3: no clock limit; nodes and size bound the solver's work."""
     capacity = load_rules()["capacity"]
-    assert capacity.version == 2
-    assert capacity.params["time_limit"].default == 5 and "node_limit" in capacity.params
+    assert capacity.version == 3
+    assert list(capacity.params) == ["capacity", "slack", "threshold", "node_limit", "size_limit"]
+    assert capacity.params["node_limit"].default == 5000 and capacity.params["size_limit"].default == 20000
 
 
 def _archive(tmp_path):

@@ -75,7 +75,7 @@ def test_the_processors_rule_and_the_week_are_written_once():
     rule = re.compile(r"procs\s*>\s*0\s+THEN\s+procs\s+WHEN\s+req_procs\s*>\s*0", re.I)
     assert [p.name for p, text in sql.items() if rule.search(text)] == ["macros.sql"]
     assert [p.name for p, text in sql.items() if "604800" in text] == ["macros.sql"]
-    for view in ("catalog.sql", "quality.sql"):
+    for view in ("figures.sql", "quality.sql"):
         assert "job_procs(procs, req_procs)" in (SCHEMA / view).read_text()
     python = _package_sources()
     assert [p.name for p, text in python.items() if re.search(r"\b604800\b|\b86400\b", text)] == ["clock.py"]
@@ -141,7 +141,8 @@ def test_capacity_defaults_are_the_rule_header_defaults():
     params = load_rules()["capacity"].params
     signature = inspect.signature(capacity_choice.capacity_deletions).parameters
     assert params["threshold"].default == capacity_choice.THRESHOLD == signature["threshold"].default
-    assert params["time_limit"].default == capacity_choice.TIME_LIMIT == signature["time_limit"].default
+    assert params["node_limit"].default == capacity_choice.NODE_LIMIT == signature["node_limit"].default
+    assert params["size_limit"].default == capacity_choice.SIZE_LIMIT == signature["size_limit"].default
     assert params["slack"].default == signature["slack"].default == 0
 
 

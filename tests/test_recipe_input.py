@@ -49,7 +49,7 @@ def _step(rule: str, extra: str) -> str:
     ("capacity", "threshold = 1.5", "threshold: 1.5 is out of range: number in [0, 1]"),
     ("capacity", "threshold = nan", "threshold: nan is not a finite number"),
     ("capacity", "slack = -0.5", "slack: -0.5 is out of range: number >= 0"),
-    ("capacity", "time_limit = 0", "time_limit: 0 is out of range: number > 0"),
+    ("capacity", "size_limit = 0", "size_limit: 0 is out of range: integer in [1, 2147483647]"),
     ("capacity", "node_limit = 0", "node_limit: 0 is out of range"),
     ("trim", "before = nan", "before: nan is not a finite number"),
     ("trim", "before = 1e300", "before: 1e+300 is outside the 64-bit range"),

@@ -1,27 +1,23 @@
 """Capacity, the integer programs: per component of exceptions, the
 deletion of least cost, for each objective (L: fewest jobs, then fewest
 processor-seconds; S: fewest processor-seconds), by scipy's `milp` (HiGHS)
-after a greedy bound and a dominance test have left out what cannot help.
+after a greedy bound and a dominance test have left out what cannot help;
+with a bound on how far from optimal the deletion is when a limit on the
+work (nodes searched, size solved whole) stopped the search.
 """
 from __future__ import annotations
 
 import os
-import time
-import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import Bounds, LinearConstraint, milp
 
+from ..progress import Parts
 from .capacity import Cliques, Held
-from .quiet import quiet_stdout
-
-# Above this many nonzeros HiGHS's presolve takes minutes and ignores the time
-# limit (RICC's largest component: 6.2 M nonzeros, 190 s); the solver then
-# starts from the model as it is.
-PRESOLVE_MAX_NONZEROS = 2_000_000
+from .capacity_highs import Found, mip, quiet, relaxation
+from .capacity_parts import greedy, in_parts
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,44 +78,6 @@ def component_problems(held: Held, cl: Cliques) -> list[Problem]:
     return out
 
 
-def _greedy(prob: Problem, objective: str, matrix: sp.csc_array) -> np.ndarray:
-    """A feasible deletion: in each clique still over capacity, in time order,
-    delete the kept jobs that free processors most cheaply (L: the largest; S:
-    the shortest, whose processor-seconds per processor are fewest) until it
-    holds; then keep again, costliest first, every deleted job not needed."""
-    n = len(prob.p)
-    idx = np.arange(n)
-    if objective == "L":
-        order = np.lexsort((idx, prob.processor_seconds, -prob.p))
-    else:
-        order = np.lexsort((idx, -prob.p, prob.processor_seconds / prob.p))
-    # Rows in preference order: column r of `preferred` is job order[r].
-    preferred = matrix[:, order].tocsr()
-    preferred.sort_indices()
-    x = np.zeros(n, bool)
-    freed = 0
-    leaving = np.zeros(len(prob.need) + 1, np.int64)
-    for k in range(len(prob.need)):
-        freed += leaving[k]
-        short = prob.need[k] - freed
-        if short <= 0:
-            continue
-        cand = order[preferred.indices[preferred.indptr[k]:preferred.indptr[k + 1]]]
-        cand = cand[~x[cand]]
-        take = cand[: int(np.searchsorted(np.cumsum(prob.p[cand]), short, "left")) + 1]
-        x[take] = True
-        freed += int(prob.p[take].sum())
-        np.add.at(leaving, prob.b[take], -prob.p[take])
-    surplus = prob.freed(x) - prob.need
-    cost = prob.cost(objective)
-    for j in sorted(np.flatnonzero(x), key=lambda j: (-cost[j], -j)):
-        a, b = prob.a[j], prob.b[j]
-        if surplus[a:b].min() >= prob.p[j]:
-            x[j] = False
-            surplus[a:b] -= prob.p[j]
-    return x
-
-
 def _undominated(prob: Problem, matrix: sp.csc_array, cost: np.ndarray, bound: float) -> np.ndarray:
     """The jobs that may belong to a deletion cheaper than `bound`.
 
@@ -170,10 +128,17 @@ def _restricted(prob: Problem, keep: np.ndarray) -> Problem:
 @dataclass(frozen=True, eq=False)
 class Solution:
     x: np.ndarray
-    # 'optimal'; the solver's best when a limit stopped it: 'time limit', 'node limit',
-    # 'stopped'; 'greedy' when the solver found nothing better; for L, 'tie-break limit'
-    # when the fewest jobs are proven but the processor-seconds among them are not.
+    # 'optimal'; 'node limit' when the program, solved whole, was stopped there;
+    # 'size limit' when it was too large to solve whole (in_parts); 'greedy' when
+    # the greedy deletion was the best found; for L, 'tie-break limit' when the
+    # fewest jobs are proven but the processor-seconds among them are not.
     method: str
+    # No deletion of the component does better: L, jobs; S, processor-seconds.
+    bound: float
+
+
+# Relative rounding allowed when a bound is compared with a deletion's cost.
+_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,79 +146,99 @@ class _Outcome:
     x: np.ndarray  # the solver's deletion or the incumbent, whichever costs less
     proven: bool  # no deletion over the jobs searched costs less
     improved: bool  # x is the solver's
-    stop: str  # what stopped the solver, when not proven
+    bound: float  # no deletion costs less (in the program's cost); at most x's cost
+    stop: str  # what stopped the search, when not proven
 
 
 def _program(prob: Problem, objective: str, keep: np.ndarray, incumbent: np.ndarray,
-             time_limit: float, node_limit: int | None, most: int | None = None) -> _Outcome:
-    """HiGHS over the kept jobs, at most `most` of them deleted. The kept jobs
-    hold every deletion cheaper than the incumbent, so when they hold none
-    the incumbent is optimal."""
+             node_limit: int, size_limit: int, most: int | None = None) -> _Outcome:
+    """HiGHS over the kept jobs, at most `most` of them deleted; solved whole
+    up to `size_limit` nonzeros, else in parts. The kept jobs hold every
+    deletion cheaper than the incumbent, so when they hold none the
+    incumbent is optimal, and no deletion costs less than the incumbent or
+    the least the kept jobs allow."""
     cost = prob.cost(objective)
+    here = float(cost[incumbent].sum())
     sub = _restricted(prob, keep)
     if len(sub.p) == 0 or np.any(sub.freed(np.ones(len(sub.p), bool)) < sub.need):
-        return _Outcome(incumbent, True, False, "")
+        return _Outcome(incumbent, True, False, here, "")
     a = sub.matrix()
-    lower, upper = sub.need.astype(np.float64), np.full(len(sub.need), np.inf)
-    if most is not None:
-        a = sp.vstack([a, sp.csc_array(np.ones((1, len(sub.p))))], format="csc")
-        lower, upper = np.r_[lower, 0.0], np.r_[upper, most]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = milp(sub.cost(objective), integrality=np.ones(len(sub.p)), bounds=Bounds(0, 1),
-                   constraints=LinearConstraint(a, lower, upper),
-                   options={"time_limit": float(time_limit), "node_limit": node_limit,
-                            "mip_rel_gap": 0.0, "presolve": a.nnz <= PRESOLVE_MAX_NONZEROS})
+    if a.nnz > size_limit:
+        if most is not None:  # a second stage too large to solve whole is not tried
+            return _Outcome(incumbent, False, False, -np.inf, "size limit")
+        y, bound = in_parts(sub, objective, size_limit)
+        found = Found(y, False, False, bound)
+        stop = "size limit"
+    else:
+        lower, upper = sub.need.astype(np.float64), np.full(len(sub.need), np.inf)
+        if most is not None:
+            a = sp.vstack([a, sp.csc_array(np.ones((1, len(sub.p))))], format="csc")
+            lower, upper = np.r_[lower, 0.0], np.r_[upper, most]
+        found = mip(sub.cost(objective), a, lower, upper, node_limit)
+        stop = "node limit"
     x = None
-    if res.x is not None:
+    if found.x is not None:
         x = np.zeros(len(prob.p), bool)
-        x[sub.jobs[res.x > 0.5]] = True
-        if not prob.feasible(x) or float(cost[x].sum()) > float(cost[incumbent].sum()):
+        x[sub.jobs[found.x]] = True
+        if not prob.feasible(x) or float(cost[x].sum()) > here:
             x = None
-    proven = res.status == 0 or (res.status == 2 and x is None)  # optimal, or nothing cheaper
-    stop = "time limit" if res.status == 1 else "node limit" if node_limit is not None else "stopped"
-    return _Outcome(incumbent if x is None else x, proven, x is not None, "" if proven else stop)
+    best = incumbent if x is None else x
+    value = float(cost[best].sum())
+    bound = found.bound
+    if bound is None:  # HiGHS stopped before it found a deletion, and gives no bound then
+        bound = relaxation(sub.cost(objective), sub.matrix(), sub.need).value if most is None else -np.inf
+    # optimal, nothing cheaper, or a bound that leaves nothing between
+    proven = found.optimal or (found.infeasible and x is None) or value <= bound + _TOLERANCE * max(1.0, abs(value))
+    return _Outcome(best, proven, x is not None, value if proven else min(bound, value), "" if proven else stop)
 
 
-def _solve(prob: Problem, objective: str, time_limit: float, node_limit: int | None) -> Solution:
+def _solve(prob: Problem, objective: str, node_limit: int, size_limit: int) -> Solution:
     """The deletion of least cost: a greedy one bounds it, jobs that cannot
     beat the bound are left out, and HiGHS solves the rest.
 
-    L takes two stages within its time limit: the fewest jobs, over the jobs
-    that dominance by job count leaves; then, that many jobs at most, the
-    fewest processor-seconds over every job that only a costlier one could
-    replace (skipped when the first stage already searched them all)."""
-    began = time.monotonic()
+    L takes two stages: the fewest jobs, over the jobs that dominance by job
+    count leaves; then, that many jobs at most, the fewest processor-seconds
+    over every job that only a costlier one could replace (skipped when the
+    first stage already searched them all)."""
     matrix = prob.matrix()
     cost = prob.cost(objective)
-    greedy = _greedy(prob, objective, matrix)
+    start = greedy(prob, objective)
     if objective == "S":
-        keep = _undominated(prob, matrix, cost, float(cost[greedy].sum()))
-        out = _program(prob, "S", keep, greedy, time_limit, node_limit)
-        return Solution(out.x, "optimal" if out.proven else out.stop if out.improved else "greedy")
-    keep = _undominated(prob, matrix, np.ones(len(prob.p)), float(greedy.sum()))
-    first = _program(prob, "L", keep, greedy, time_limit, node_limit)
-    if not first.proven:
-        return Solution(first.x, first.stop if first.improved else "greedy")
+        keep = _undominated(prob, matrix, cost, float(cost[start].sum()))
+        out = _program(prob, "S", keep, start, node_limit, size_limit)
+        return Solution(out.x, "optimal" if out.proven else out.stop if out.improved else "greedy", out.bound)
+    keep = _undominated(prob, matrix, np.ones(len(prob.p)), float(start.sum()))
+    first = _program(prob, "L", keep, start, node_limit, size_limit)
+    jobs = int(first.x.sum())
+    # A deletion of m jobs costs m and a share below one: a bound b leaves m >= floor(b).
+    fewest = jobs if first.proven else min(jobs, max(0, int(np.floor(first.bound - 1e-6))))
+    if fewest < jobs:
+        return Solution(first.x, first.stop if first.improved else "greedy", fewest)
     wider = _undominated(prob, matrix, cost, float(cost[first.x].sum()))
-    if not np.any(wider & ~keep):
-        return Solution(first.x, "optimal")
-    left = time_limit - (time.monotonic() - began)
-    if left <= 0:
-        return Solution(first.x, "tie-break limit")
-    second = _program(prob, "L", wider, first.x, left, node_limit, most=int(first.x.sum()))
-    return Solution(second.x, "optimal" if second.proven else "tie-break limit")
+    if first.proven and not np.any(wider & ~keep):
+        return Solution(first.x, "optimal", jobs)
+    second = _program(prob, "L", wider, first.x, node_limit, size_limit, most=jobs)
+    return Solution(second.x, "optimal" if second.proven else "tie-break limit", jobs)
 
-def solve_all(problems: list[Problem], time_limit: float, node_limit: int | None,
-               workers: int | None) -> dict[tuple[int, str], Solution]:
+
+def solve_all(problems: list[Problem], node_limit: int, size_limit: int,
+              workers: int | None, progress: Parts | None = None) -> dict[tuple[int, str], Solution]:
     """Both programs of every component on a pool of threads (HiGHS releases
     the GIL): the S programs first, which take longest, each objective's
     largest first, so that the two programs of one large component seldom
-    hold memory at once. Results are keyed, so their order is fixed."""
+    hold memory at once. Each program is solved on one thread from its own
+    data alone, and results are keyed, so neither the number of workers nor
+    the order they finish in changes anything;
+    `progress(done, total)` is told as the programs start (0 done) and as each finishes."""
     if workers is None:
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     tasks = sorted(((prob, obj) for prob in problems for obj in "LS"),
                    key=lambda t: (t[1] != "S", -int(np.sum(t[0].b - t[0].a)), t[0].index))
-    with quiet_stdout(), ThreadPoolExecutor(max(1, workers or 1)) as pool:
-        found = pool.map(lambda t: _solve(t[0], t[1], time_limit, node_limit), tasks)
-        return {(prob.index, obj): sol for (prob, obj), sol in zip(tasks, found)}
+    with quiet(), ThreadPoolExecutor(max(1, workers or 1)) as pool:
+        found = [pool.submit(lambda t: _solve(t[0], t[1], node_limit, size_limit), t) for t in tasks]
+        if progress is not None:
+            progress(0, len(found))
+        for done, _ in enumerate(as_completed(found), 1):
+            if progress is not None:
+                progress(done, len(found))
+        return {(prob.index, obj): sol.result() for (prob, obj), sol in zip(tasks, found)}

@@ -21,8 +21,10 @@ from sqlglot import exp
 from ..clock import LogClock
 from ..errors import InvalidName, LogExists, LogNotFound, RecipeError, WlaError
 from ..names import check_log_ref, check_version_name
+from ..progress import Parts, Progress, tell, within
 from ..statements import create_table, create_view, delete_where, drop, insert_row, insert_select, run
 from ..statements import table as named_table
+from ..store.figures import keep_figures
 from ..store.file import Archive, one_line, transaction
 from ..swf.instants import job_problem, outside
 from .bind import bind, params_text
@@ -98,7 +100,7 @@ def drop_version(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
     for (view,) in con.execute("SELECT view_name FROM steps WHERE version_id = ? ORDER BY step DESC",
                                [log_id]).fetchall():
         run(con, drop("VIEW", view, if_exists=True))
-    for table, key in (("jobs", "log_id"), ("header_lines", "log_id"), ("logs", "log_id"),
+    for table, key in (("jobs", "log_id"), ("log_figures", "log_id"), ("header_lines", "log_id"), ("logs", "log_id"),
                        ("versions", "log_id"), ("steps", "version_id"), ("decisions", "version_id"),
                        ("computed_drops", "version_id")):
         run(con, delete_where(table, key), [log_id])
@@ -160,8 +162,10 @@ def header_line(text: str) -> str:
     return text
 
 
-def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None = None) -> BuildResult:
-    """Build (or rebuild) the version a recipe describes; all or nothing."""
+def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None = None,
+          progress: Progress | None = None) -> BuildResult:
+    """Build (or rebuild) the version a recipe describes; all or nothing.
+    `progress(done, total, rule)` is told as each step starts, and once at the end."""
     archive.require_writable()
     if not isinstance(recipe, Recipe):
         recipe = read_recipe(recipe)
@@ -213,7 +217,7 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
             drop_version(con, vid)
         else:
             vid = int(con.execute("SELECT coalesce(max(log_id), 0) + 1 FROM logs").fetchall()[0][0])
-        steps, rows = _build_steps(con, name, vid, source, resolved, clock, facts, recipe.file)
+        steps, rows = _build_steps(con, name, vid, source, resolved, clock, facts, recipe.file, progress)
         jobs = _store(con, recipe, name, vid, source, base, rhash, steps, rows,
                       time.perf_counter() - started)
     return BuildResult(name, "rebuilt" if existing else "built", rhash, steps[0].jobs_in,
@@ -241,7 +245,7 @@ def _difference(con, vid: int, resolved: list[tuple[Rule, dict]]) -> str:
 
 
 def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClock,
-                 facts: dict, file: str) -> tuple[list[StepResult], str]:
+                 facts: dict, file: str, progress: Progress | None = None) -> tuple[list[StepResult], str]:
     """Each step twice: as the view the archive keeps, reading the view of
     the step before, and evaluated once into a temporary table of its rows,
     which the decisions, the counts and the next step read. Reading the views
@@ -253,11 +257,14 @@ def _build_steps(con, name: str, vid: int, source: dict, resolved, clock: LogClo
     before = _Before(log_rows, log_rows.copy(), None)
     results = []
     for n, (rule, params) in enumerate(resolved, 1):
+        tell(progress, n - 1, len(resolved), rule.name)
         try:
-            result, before = _build_step(con, name, vid, n, rule, params, clock, facts, before)
+            result, before = _build_step(con, name, vid, n, rule, params, clock, facts, before,
+                                         within(progress, n - 1, len(resolved), rule.name))
         except (WlaError, duckdb.Error) as e:
             raise RecipeError(f"{file}: step {n} ({rule.name}): {one_line(e)}") from None
         results.append(result)
+    tell(progress, len(resolved), len(resolved))
     return results, before.table
 
 
@@ -272,12 +279,12 @@ class _Before:
 
 
 def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, clock: LogClock,
-                facts: dict, before: _Before) -> tuple[StepResult, _Before]:
+                facts: dict, before: _Before, parts: Parts | None = None) -> tuple[StepResult, _Before]:
     note = None
     builtins = {"version_id": vid, "step": n}
     if rule.computed:
         jobs = run(con, exp.select("*").from_(before.rows.copy()).order_by("line_no")).df()
-        drops, note = computed(rule.computed)[1](jobs, params, facts)
+        drops, note = computed(rule.computed)[1](jobs, params, facts, progress=parts)
         if len(drops):
             frame = pd.DataFrame({"version_id": vid, "step": n,
                                   "line_no": drops["line_no"].astype("int32"),
@@ -344,6 +351,7 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     run(con, insert_select("jobs", exp.select(exp.Literal.number(vid), *JOB_COLUMNS)
                            .from_(named_table(rows)).order_by("line_no"), ["log_id", *JOB_COLUMNS]))
     run(con, drop("TABLE", rows))
+    keep_figures(con, vid)
     jobs = int(con.execute("SELECT count(*) FROM jobs WHERE log_id = ?", [vid]).fetchall()[0][0])
     header = con.execute("SELECT seq, line_no, text, label, value FROM header_lines WHERE log_id = ? "
                          "ORDER BY seq", [source["log_id"]]).fetchall()

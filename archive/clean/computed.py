@@ -10,6 +10,7 @@ from typing import Callable
 import pandas as pd
 
 from ..errors import WlaError
+from ..progress import Parts
 from ..store.catalog import machine_size
 
 
@@ -19,19 +20,22 @@ def _capacity_params(params: dict, facts: dict) -> dict:
     return out
 
 
-def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict) -> tuple[pd.DataFrame, str]:
+def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict,
+                    progress: Parts | None = None) -> tuple[pd.DataFrame, str]:
     from ..analysis.capacity_choice import capacity_deletions  # scipy loads only when the rule runs
 
     choice = capacity_deletions(jobs, params["capacity"], slack=params["slack"],
-                                threshold=params["threshold"], time_limit=params["time_limit"],
-                                node_limit=params["node_limit"],
-                                unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"))
+                                threshold=params["threshold"], node_limit=params["node_limit"],
+                                size_limit=params["size_limit"],
+                                unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"),
+                                progress=progress)
     return choice.deletions[["line_no", "reason"]], choice.message
 
 
-# computed name -> (fill log-dependent parameters, compute the drops)
+# computed name -> (fill log-dependent parameters, compute the drops; the
+# latter is also given `progress=`, told as its parts finish)
 COMPUTED: dict[str, tuple[Callable[[dict, dict], dict],
-                          Callable[[pd.DataFrame, dict, dict], tuple[pd.DataFrame, str]]]] = {
+                          Callable[..., tuple[pd.DataFrame, str]]]] = {
     "capacity": (_capacity_params, _capacity_drops),
 }
 

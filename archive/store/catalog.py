@@ -1,27 +1,27 @@
 """The catalog: what logs the archive holds, and the facts a user may set."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import duckdb
 import numpy as np
-import pandas as pd
-from sqlglot import exp
 
 from ..errors import UsageError
 from ..ranges import MAX_PROCESSORS, whole
-from ..statements import run, text
 from ..swf.instants import inside, job_problem, out_of_range, outside
 from .file import Archive
-from .ingest import valid_tz
+from .listing import LS_QUERY
 
-LS_COLUMNS = [
-    "name", "first_submit_date", "last_submit_date", "months",
-    "machine_size", "users", "jobs", "utilization",
-]
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def catalog(archive: Archive) -> pd.DataFrame:
-    """One row per log, like the Parallel Workloads Archive's own table."""
-    return archive.df(text(exp.select(*LS_COLUMNS).from_("log_summary").order_by("name")))
+    """One row per log, like the Parallel Workloads Archive's own table: each
+    original, followed by its versions (by version name), so that a reader
+    sees which rows hold the same jobs again. `wla ls` reads the same rows
+    without pandas (listing.py)."""
+    return archive.df(LS_QUERY)
 
 
 def log_info(archive: Archive, name: str) -> dict:
@@ -38,9 +38,10 @@ def log_info(archive: Archive, name: str) -> dict:
 
 def log_facts(archive: Archive, name: str) -> dict:
     """The log's row of the logs table, unknown values as None."""
-    row = archive.con.execute("SELECT * EXCLUDE (ingested_at) FROM logs WHERE log_id = ?",
-                              [archive.log_id(name)]).df().iloc[0].to_dict()
-    return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+    cursor = archive.con.execute("SELECT * EXCLUDE (ingested_at) FROM logs WHERE log_id = ?",
+                                 [archive.log_id(name)])
+    row = cursor.fetchall()[0]  # plain Python values, None for NULL: no pandas for a quick command
+    return dict(zip((d[0] for d in cursor.description), row))
 
 
 def machine_size(facts: dict, given: int | None = None, how: str = "give capacity") -> int:
@@ -66,12 +67,18 @@ SETTABLE = {
 def set_fact(archive: Archive, name: str, fact: str, value: str) -> str:
     """Set a fact the header lacks or states wrongly, e.g. the machine size of
     a log whose header was lost. The header lines themselves stay as written."""
+    from sqlglot import exp  # a writing command's: not loaded by the readers of log_facts
+
+    from ..statements import run
+
     archive.require_writable()
     log_id = archive.log_id(name)
     column = SETTABLE.get(fact)
     if column is None:
         raise UsageError(f"cannot set {fact!r}; settable: {', '.join(SETTABLE)}")
     if column == "tz":
+        from .ingest import valid_tz  # not at import: ingest loads numba's SWF reader
+
         tz = valid_tz(archive.con, value)
         if tz is None:
             raise UsageError(f"unknown time zone {value!r} (use a tz database name such as US/Pacific)")

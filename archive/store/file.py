@@ -4,16 +4,18 @@ from __future__ import annotations
 import os
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import duckdb
-import pandas as pd
 
 from ..context import archive_path
 from ..errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
-from .guard import checked_statement
 from .lock import lock_holder
 from .migrate import prepare
+from .views import read_through_current_views
+
+if TYPE_CHECKING:  # DuckDB makes the DataFrames itself; pandas is loaded by the first one
+    import pandas as pd
 
 
 def default_path() -> str:
@@ -71,6 +73,8 @@ class Archive:
             except BaseException:
                 self.close()
                 raise
+        else:  # an older wla's archive is read through this wla's views (views.py)
+            read_through_current_views(self.con)
 
     # -- life cycle -------------------------------------------------------
     def close(self) -> None:
@@ -109,11 +113,21 @@ class Archive:
         if self.writable:
             raise QueryError("queries run on an archive opened read-only; open it with "
                              "wla.archive.open(path) to query it")
+        from .guard import checked_statement  # sqlglot: only for a user's query
+
         return checked_statement(self.con, query)
 
     def df(self, sql: str, params: list | None = None) -> pd.DataFrame:
         """wla's own SQL (never a user's text) and its rows as a DataFrame."""
         return self._run(sql, params).df()
+
+    def rows(self, sql: str, params: list | None = None) -> list[tuple]:
+        """wla's own SQL and its rows as tuples (no pandas: a quick command's)."""
+        return self._run(sql, params).fetchall()
+
+    def arrays(self, sql: str, params: list | None = None) -> dict:
+        """wla's own SQL and its columns as numpy arrays (no pandas)."""
+        return self._run(sql, params).fetchnumpy()
 
     def _run(self, sql: str | duckdb.Statement, params: list | None) -> duckdb.DuckDBPyConnection:
         try:

@@ -30,6 +30,7 @@ from ..statements import delete_where, insert_row, insert_select, run
 from ..swf.header import header_facts
 from ..swf.reader import ParsedLog, log_name, parse_bytes, read_bytes
 from ..swf.tokenizer import warm
+from .figures import keep_figures
 from .file import Archive, one_line, transaction
 
 SWF_SUFFIXES = (".swf", ".swf.gz")
@@ -93,6 +94,16 @@ class _Batch:
         self.files = {name: file for _, name, _, file in held}  # name -> file it came from
         self.shas = {sha: (-1, name) for _, name, sha, _ in held}  # sha -> (index, name)
         self.done: queue.SimpleQueue[tuple[int, IngestResult]] = queue.SimpleQueue()
+        self.warm: Callable[[], object] | None = None  # once a file is read: load the tokenizer
+
+    def file_read(self) -> None:
+        """A file's bytes are in: load (or compile) the tokenizer beside the
+        reading of the others; not before, so that a run whose files all fail
+        to open neither waits for nor announces a compile."""
+        with self.lock:
+            start, self.warm = self.warm, None
+        if start is not None:
+            start()
 
 
 def _plans(held: list[tuple[int, str, str, str]], files: list[str],
@@ -146,7 +157,7 @@ def ingest(
     results: list[IngestResult | None] = [None] * len(plans)
     shown = 0
     with archive.bulk_writes(), ThreadPoolExecutor(max_workers=workers) as pool:
-        pool.submit(warm)  # overlaps loading the compiled tokenizer with reading
+        batch.warm = lambda: pool.submit(warm)
         futures = [pool.submit(_ingest_group, archive.con.cursor(), group, lenient, replace, batch)
                    for group in groups.values()]
         for _ in plans:
@@ -191,6 +202,7 @@ def _same_bytes(name: str, existing: str) -> str:
 def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, replace: bool,
                 batch: _Batch) -> IngestResult:
     data, size = read_bytes(plan.path)
+    batch.file_read()
     sha = hashlib.sha256(data).hexdigest()
     with batch.lock:
         holder = batch.shas.get(sha)
@@ -260,7 +272,7 @@ def _keep_first_of_same_bytes(archive: Archive, plans: list[_Plan],
 
 
 def _delete_log(con: duckdb.DuckDBPyConnection, log_id: int) -> None:
-    for table in ("jobs", "header_lines", "rejects", "logs"):
+    for table in ("jobs", "log_figures", "header_lines", "rejects", "verbatim_lines", "logs"):
         run(con, delete_where(table, "log_id"), [log_id])
 
 
@@ -290,6 +302,7 @@ def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
         "blank_lines": p.blank_lines,
         "jobs": p.jobs,
         "rejects": len(p.rejects),
+        "layout": p.layout.to_json() if p.layout is not None else None,
         **facts,
     }
     run(con, insert_row("logs", list(row), now=["ingested_at"]), list(row.values()))
@@ -305,6 +318,7 @@ def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
         )
         _append(con, "header_lines", log_id, header)
     _append(con, "jobs", log_id, pd.DataFrame(p.columns, copy=False))
+    keep_figures(con, log_id)
     if p.rejects:
         rejects = pd.DataFrame(
             {
@@ -314,6 +328,10 @@ def _insert_log(con: duckdb.DuckDBPyConnection, log_id: int, p: ParsedLog,
             }
         )
         _append(con, "rejects", log_id, rejects)
+    if p.verbatim:
+        verbatim = pd.DataFrame({"line_no": [ln for ln, _ in p.verbatim],
+                                 "text": [text for _, text in p.verbatim]})
+        _append(con, "verbatim_lines", log_id, verbatim)
 
 
 def _append(con: duckdb.DuckDBPyConnection, table: str, log_id: int, frame: pd.DataFrame) -> None:

@@ -7,8 +7,9 @@ are missing (schema/tables.sql: every statement idempotent), then runs each
 migration above the archive's version in order, each in its own transaction
 with the new version, then makes the views again. A new archive starts at
 SCHEMA_VERSION. A read-only open cannot migrate and reads the archive as it
-is: an older archive's logs, versions and decisions read the same. An
-archive written by a newer wla is not opened for writing.
+is: an older archive's logs, versions and decisions read the same, through
+this wla's views (views.py). An archive written by a newer wla is not
+opened for writing.
 """
 from __future__ import annotations
 
@@ -19,21 +20,21 @@ from wla.schema import load_sql
 
 from ..errors import WlaError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 TABLES = "tables"
-VIEWS = ("macros", "views", "catalog", "quality")  # made again at every writable open; macros first
+VIEWS = ("macros", "views", "figures", "catalog", "quality")  # made again at every writable open; macros first
 _KEY = "schema_version"
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     """The archive's schema version: as recorded, else 1."""
-    if not _has_table(con, "archive_meta"):
+    if not has_table(con, "archive_meta"):
         return 1
     rows = con.execute("SELECT value FROM archive_meta WHERE key = ?", [_KEY]).fetchall()
     return int(rows[0][0]) if rows else 1
 
 
-def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_catalog = current_database() "
         "AND table_schema = 'main' AND table_name = ?", [name]).fetchall()[0][0])
@@ -45,7 +46,7 @@ def _set_version(con: duckdb.DuckDBPyConnection, version: int) -> None:
 
 def prepare(con: duckdb.DuckDBPyConnection, path: str) -> None:
     """Bring a writable archive to SCHEMA_VERSION (see the module's doc)."""
-    fresh = not _has_table(con, "logs")
+    fresh = not has_table(con, "logs")
     current = SCHEMA_VERSION if fresh else schema_version(con)
     if current > SCHEMA_VERSION:
         raise WlaError(f"archive {path} has schema version {current}, written by a newer wla; "
@@ -56,7 +57,8 @@ def prepare(con: duckdb.DuckDBPyConnection, path: str) -> None:
     for version in range(current + 1, SCHEMA_VERSION + 1):
         con.begin()  # each step whole or not at all (file.transaction, which imports this)
         try:
-            MIGRATIONS[version](con)
+            for step in MIGRATIONS[version]:
+                step(con)
             _set_version(con, version)
         except BaseException:
             con.rollback()
@@ -87,6 +89,30 @@ def _fingerprints_cover_parameters(con: duckdb.DuckDBPyConnection) -> None:
                     [fingerprint, name, version])
 
 
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {
-    2: _fingerprints_cover_parameters,
+def _layouts_unknown(con: duckdb.DuckDBPyConnection) -> None:
+    """Version 3: a log keeps the layout of its job lines (`logs.layout`)
+    and the lines that layout does not give back (`verbatim_lines`), so that
+    export writes the file as it was. The text of a log ingested before is
+    gone, so its layout stays unknown (NULL) and it is exported as before,
+    columns as wide as their widest value; so are its versions, whose
+    published files therefore read the same. The version is raised all the
+    same: an older wla, which knows nothing of `verbatim_lines`, would leave
+    a replaced log's lines there."""
+    con.execute("UPDATE logs SET layout = NULL WHERE layout IS NOT NULL")
+
+
+def _figures_kept(con: duckdb.DuckDBPyConnection) -> None:
+    """Version 3 too: each log's figures are kept in `log_figures`, which
+    the catalog reads instead of every job; computed here for the logs
+    stored before, by the view that computes them at every store."""
+    from .figures import keep_all_figures  # figures.py reads the view made here
+
+    for name in ("macros", "figures"):
+        con.execute(load_sql(name))
+    keep_all_figures(con)
+
+
+MIGRATIONS: dict[int, tuple[Callable[[duckdb.DuckDBPyConnection], None], ...]] = {
+    2: (_fingerprints_cover_parameters,),
+    3: (_layouts_unknown, _figures_kept),
 }

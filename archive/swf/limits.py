@@ -19,3 +19,9 @@ INFLATE_RATIO = 100
 # number is bounded too. Real logs hold under 100 header lines.
 MAX_HEADER_LINES = 100_000
 MAX_REJECTS = 100_000
+
+# Lines kept as written (blank and rejected lines, job lines the file's layout
+# does not give back): each is a Python object while reading. The real logs
+# need 6 in all; past this many, the log is kept without its layout and is
+# exported re-rendered rather than as written.
+MAX_VERBATIM_LINES = 1_000_000

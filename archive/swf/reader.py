@@ -19,7 +19,8 @@ from ..errors import BeyondLimits, ExtendedFormatError, InputError, LineError
 from .fields import COLUMNS
 from .header import HeaderLine, leading_integer, parse_header_line
 from .instants import inside, job_problem, out_of_range, outside
-from .limits import MAX_HEADER_LINES, MAX_REJECTS
+from .layout import Layout, detect, lines_as_written
+from .limits import MAX_HEADER_LINES, MAX_REJECTS, MAX_VERBATIM_LINES
 from .lineparse import parse_line
 from .rawfile import read_text
 from .tokenizer import IS_INT, SLOT, Scan
@@ -53,6 +54,10 @@ class ParsedLog:
     lines: int = 0
     lenient: bool = False
     unix_start_time: int | None = None  # the header's, when inside the calendar range
+    layout: Layout | None = None  # how the job lines are written (layout.py); None: not kept
+    # (line number, bytes without the \n) of every line the layout and the
+    # header lines do not give back: blank, rejected and irregular lines
+    verbatim: list[tuple[int, bytes]] = field(default_factory=list)
 
     @property
     def jobs(self) -> int:
@@ -69,16 +74,18 @@ def parse_bytes(path: str, data: bytes | bytearray, file_size: int, lenient: boo
     """Parse SWF text. Strict: the first problem raises InputError. Lenient:
     bad lines become rejects and the rest is kept."""
     sha = sha or hashlib.sha256(data).hexdigest()
-    scan = Scan(data)
+    layout = detect(data)
+    scan = Scan(data, layout=layout.arrays())
     keep = np.ones(len(scan.job_line_all), dtype=bool)
     problems: list[Reject] = []
     header: list[HeaderLine] = []
+    raw_header: dict[int, bytes] = {}
     try:
         for comments, slow in scan.batches():
             # (slow lines first: when the comments pass their limit, a bad
             # line before it is already known, and strict names that one)
             _slow_lines(path, data, slow, scan, keep, problems, lenient)
-            _comment_lines(data, comments, header, problems)
+            _comment_lines(data, comments, header, problems, raw_header)
             _count_rejects(problems, lenient)
         ints, floats, job_line = scan.blocks()
         keep = keep[:scan.jobs]
@@ -106,12 +113,39 @@ def parse_bytes(path: str, data: bytes | bytearray, file_size: int, lenient: boo
         row = (ints if IS_INT[k] else floats)[SLOT[k]]  # a contiguous view
         columns[col] = row if every else row[keep]
     problems.sort(key=lambda p: p.line_no)
-    return ParsedLog(path, name or log_name(path), file_size, len(data), sha, header,
-                     columns, problems, scan.blank_lines, scan.lines, lenient, start)
+    verbatim = _verbatim(data, scan, keep[:scan.jobs], header, raw_header, problems, layout)
+    return ParsedLog(path, name or log_name(path), file_size, len(data), sha, header, columns,
+                     problems, scan.blank_lines, scan.lines, lenient, start,
+                     layout if verbatim is not None else None, verbatim or [])
 
 
-def _comment_lines(data: bytes | bytearray, comments: np.ndarray,
-                   header: list[HeaderLine], problems: list[Reject]) -> None:
+def _verbatim(data: bytes | bytearray, scan: Scan, keep: np.ndarray, header: list[HeaderLine],
+              raw_header: dict[int, bytes], problems: list[Reject],
+              layout: Layout) -> list[tuple[int, bytes]] | None:
+    """The lines export could not rebuild, as written: kept job lines the
+    layout does not render as they are, header lines that are not their text
+    and the layout's line end, and the blank and rejected lines. None when
+    they are more than MAX_VERBATIM_LINES: the log is then kept without its
+    layout."""
+    irregular = np.flatnonzero(scan.irregular[:scan.jobs] & keep)
+    if len(irregular) + len(header) + len(problems) + scan.blank_lines > MAX_VERBATIM_LINES:
+        return None
+    out = []
+    for j in irregular.tolist():
+        a = int(scan.job_start[j])
+        b = data.find(b"\n", a)
+        out.append((int(scan.job_line_all[j]), bytes(data[a:b if b >= 0 else len(data)])))
+    for h in header:
+        raw = raw_header[h.line_no]
+        if raw != h.text.encode("utf-8") + layout.eol:
+            out.append((h.line_no, raw))
+    out += lines_as_written(data, [p.line_no for p in problems], scan.blank_lines)
+    out.sort()
+    return out
+
+
+def _comment_lines(data: bytes | bytearray, comments: np.ndarray, header: list[HeaderLine],
+                   problems: list[Reject], raw_header: dict[int, bytes]) -> None:
     for line_no, a, b in comments.tolist():
         raw = bytes(data[a:b])
         if len(header) >= MAX_HEADER_LINES:
@@ -125,6 +159,7 @@ def _comment_lines(data: bytes | bytearray, comments: np.ndarray,
                                    f"header line is not valid UTF-8 (byte {e.start + 1})"))
             continue
         header.append(parse_header_line(line_no, text.rstrip("\r")))
+        raw_header[line_no] = raw
 
 
 def _slow_lines(path: str, data: bytes | bytearray, slow: np.ndarray, scan: Scan,

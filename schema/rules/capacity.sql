@@ -1,5 +1,5 @@
 -- name: capacity
--- version: 2
+-- version: 3
 -- computed: capacity
 -- rationale:
 --   Running jobs can never hold more processors than the machine has, yet
@@ -10,13 +10,17 @@
 --   deleted processor-seconds (S). The deletion whose larger share of jobs
 --   and of utilization is smaller is chosen; if that share is above the
 --   threshold the log is left as it is and the rule only reports. Overlaps
---   shorter than the slack are timing slop and are ignored.
+--   shorter than the slack are timing slop and are ignored. The solver's
+--   work is bounded by counts, never by a clock, so a recipe deletes the same
+--   jobs on any machine and under any load; where a limit stops a program,
+--   its deletion keeps the best found and its reason says how far from
+--   optimal it may be.
 -- params:
 --   capacity (integer in [1, 2147483647], default none): processors of the machine; none means the log's machine size
 --   slack (number >= 0, default 0): seconds of overlap ignored as timing slop
 --   threshold (number in [0, 1], default 0.05): largest share of jobs or of utilization the deletion may remove
---   time_limit (number > 0, default 5): seconds the solver may spend on one program (one objective of one component)
---   node_limit (integer in [1, 2147483647], default none): branch-and-bound nodes per program; a limit that binds before the time limit makes the result the same on any machine
+--   node_limit (integer in [1, 2147483647], default 5000): branch-and-bound nodes HiGHS may search per program solved whole (one objective of one component)
+--   size_limit (integer in [1, 2147483647], default 20000): constraint nonzeros of the largest program solved whole; a larger one is solved in overlapping windows of time of about this size, each searched at its root, over the jobs its LP relaxation favours, and its bound is the LP's
 SELECT
     input.*,
     c.reason AS _drop

@@ -1,0 +1,213 @@
+"""Starting fast, and saying so when it cannot: the line before a compile
+(once, and only when numba's cache lacks the code), `wla doctor` on a cold
+and a warm cache, and option values read without pydantic exactly as typer
+reads them with it. No test here measures time (bench/bench_startup.py does)."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from typer._click import Context
+from typer._click.exceptions import BadParameter
+from typer._coercion import build_runtime_param
+from typer.main import get_command
+from wla.archive import jit
+from wla.cli import coercion
+from wla.cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+WLA = Path(sys.executable).with_name("wla")
+TINY_SWF = ("; MaxProcs: 8\n"
+            "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+            "2 5 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+
+
+def _cold(tmp_path: Path) -> dict[str, str]:
+    """The environment of a run whose numba cache is an empty folder."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir(exist_ok=True)
+    return {**os.environ, jit.CACHE_ENV: str(cache)}
+
+
+def _run(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=1200)
+
+
+# -- the line before a compile -------------------------------------------------------------
+
+
+def test_the_notice_comes_once_on_a_cold_cache_and_never_on_a_warm_one(tmp_path):
+    """`wla ingest` compiles the SWF reader (several functions, one line);
+    the next run finds them in the cache and says nothing."""
+    env = _cold(tmp_path)
+    (tmp_path / "tiny.swf").write_text(TINY_SWF)
+    first = _run([str(WLA), "-a", "one.duckdb", "ingest", "tiny.swf"], env, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr == jit.compiling_notice(jit.part_of("wla.archive.swf.tokenizer")) + "\n"
+    again = _run([str(WLA), "-a", "two.duckdb", "ingest", "tiny.swf"], env, tmp_path)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert again.stdout.splitlines()[0] == first.stdout.splitlines()[0]
+
+
+PART_MODULE = '''
+from wla.archive.jit import njit
+
+
+@njit(cache=True)
+def double(x):
+    return 2 * x
+
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+
+
+def warm():
+    assert double(2) + triple(2) == 10
+'''
+
+PART_RUN = '''
+import json
+from wla.archive import jit
+part = jit.Part("the test part", ("startup_part",), ("startup_part:warm",), 1)
+jit.PARTS = jit.PARTS + (part,)
+before = jit.cache_state(part)
+after = jit.warm((part,))[0]
+print(json.dumps([before, after]))
+'''
+
+
+def test_a_part_is_cold_until_compiled_then_warm_for_every_later_run(tmp_path):
+    """cache_state reads numba's own index; warm() compiles (one line for
+    the part, however many functions), and a new process finds it warm."""
+    (tmp_path / "startup_part.py").write_text(PART_MODULE)
+    env = {**_cold(tmp_path), "PYTHONPATH": str(tmp_path)}
+    first = _run([sys.executable, "-c", PART_RUN], env, tmp_path)
+    assert first.returncode == 0, first.stderr
+    before, after = json.loads(first.stdout)
+    assert (before["state"], after["state"]) == ("cold", "warm")
+    assert before["folder"] == after["folder"] and after["folder"].startswith(env[jit.CACHE_ENV])
+    assert first.stderr == "wla: compiling the test part once, about 1 s on two cores " \
+                           "(later runs load it from the cache)\n"
+    second = _run([sys.executable, "-c", PART_RUN], env, tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert [s["state"] for s in json.loads(second.stdout)] == ["warm", "warm"]
+    assert second.stderr == ""
+    (tmp_path / "startup_part.py").write_text(PART_MODULE.replace("3 * x", "x + x + x"))  # the source changed
+    third = _run([sys.executable, "-c", PART_RUN], env, tmp_path)
+    assert [s["state"] for s in json.loads(third.stdout)] == ["cold", "warm"]
+
+
+def _dispatcher(module: str, kept: bool = True) -> SimpleNamespace:
+    return SimpleNamespace(py_func=SimpleNamespace(__module__=module),
+                           _cache=SimpleNamespace(_cache_file=object() if kept else None))
+
+
+def test_the_notice_is_one_line_per_part_and_run(monkeypatch, capsys):
+    monkeypatch.setitem(jit._compiles, "told", set())
+    for module in ("wla.sim.core", "wla.sim.core", "wla.archive.swf.tokenizer", "wla.archive.swf.layout"):
+        jit._announce(_dispatcher(module))
+    jit._announce(_dispatcher("somebody.elses"))  # not wla's
+    jit._announce(_dispatcher("wla.sim.invariants", kept=False))  # no cache: NOTE says it all
+    core, reader = jit.part_of("wla.sim.core"), jit.part_of("wla.archive.swf.tokenizer")
+    assert capsys.readouterr().err == jit.compiling_notice(core) + "\n" + jit.compiling_notice(reader) + "\n"
+
+
+def test_every_module_that_compiles_belongs_to_a_part():
+    """A module compiling with njit and in no part would compile unannounced,
+    and `wla doctor` would not know it."""
+    compiling = set()
+    for folder in ("archive", "sim"):
+        for path in (ROOT / folder).rglob("*.py"):
+            source = path.read_text(encoding="utf-8")
+            if "import njit" in source and path.name != "jit.py":
+                compiling.add("wla." + ".".join(path.relative_to(ROOT).with_suffix("").parts))
+    assert compiling and compiling <= {m for part in jit.PARTS for m in part.modules}
+    for part in jit.PARTS:
+        assert all(callable(jit._function(spec)) for spec in part.warm), part
+        assert jit.compiled_functions(part), part  # each part has compiled code to find
+
+
+# -- wla doctor ----------------------------------------------------------------------------------
+
+
+def test_doctor_on_a_cold_cache(tmp_path):
+    env = {**_cold(tmp_path), "WLA_ARCHIVE": "elsewhere.duckdb"}
+    run = _run([str(WLA), "doctor", "--json"], env, tmp_path)
+    assert (run.returncode, run.stderr) == (0, "")
+    data = json.loads(run.stdout)
+    assert data["wla"] == metadata.version("wla")
+    assert data["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert data["libraries"] == {name: metadata.version(name)
+                                 for name in ("duckdb", "numba", "numpy", "pandas", "scipy", "sqlglot")}
+    assert data["archive"] == {"path": str(tmp_path / "elsewhere.duckdb"), "exists": False}
+    assert data["cache_folder"] == env[jit.CACHE_ENV]
+    assert [c["part"] for c in data["compiled"]] == [p.name for p in jit.PARTS]
+    assert {c["state"] for c in data["compiled"]} == {"cold"}
+    assert all(c["folder"].startswith(env[jit.CACHE_ENV]) for c in data["compiled"])
+    text = _run([str(WLA), "-a", "given.duckdb", "doctor"], env, tmp_path).stdout.splitlines()
+    assert text[0] == f"wla {data['wla']} on Python {data['python']}"
+    assert text[2] == f"archive: {tmp_path / 'given.duckdb'} (none yet: `wla ingest` makes it)"
+    assert [line.split()[-2] for line in text if line.startswith("the ")] == ["cold"] * len(jit.PARTS)
+    assert text[-1].endswith("`wla doctor --warm` does it now")
+
+
+@pytest.mark.slow
+def test_doctor_warm_compiles_every_part_once(tmp_path):
+    """Minutes on two cores: the whole simulator and the SWF reader."""
+    env = _cold(tmp_path)
+    run = _run([str(WLA), "doctor", "--warm", "--json"], env, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert {c["state"] for c in json.loads(run.stdout)["compiled"]} == {"warm"}
+    assert run.stderr == "".join(jit.compiling_notice(p) + "\n" for p in jit.PARTS)
+    again = _run([str(WLA), "doctor", "--warm", "--json"], env, tmp_path)
+    assert again.stderr == "" and {c["state"] for c in json.loads(again.stdout)["compiled"]} == {"warm"}
+
+
+# -- option values without pydantic ------------------------------------------------------------
+
+VALUES = {
+    int: ["12", "+5", "-0", "007", "123456789012345678", "99999999999999999999", "1_000", " 5", "1.0",
+          "1.5", "1e3", "abc", "", 12],
+    float: ["0.5", ".5", "5.", "-2", "1e400", "-1e-400", "1E5", "12345.678901234567890", "nan", "inf",
+            "-Infinity", "1_0.5", " 2", "x", "", 3, 2.5],
+    str: ["x", "", "a b", "é", "--"],
+    Path: ["a.duckdb", "", "-", "/nonexistent/x", "~/x"],
+}
+
+
+def _outcome(runtime, value, param, ctx):
+    try:
+        got = runtime.coerce(value, param=param, ctx=ctx)
+    except BadParameter as e:
+        return ("refused", str(e))
+    items = got if isinstance(got, list) else [got]
+    return [(type(v).__name__, "nan" if isinstance(v, float) and math.isnan(v) else v) for v in items], \
+        type(got).__name__
+
+
+@pytest.mark.parametrize("command, name", [("simulate", "procs"), ("simulate", "tau"), ("simulate", "log"),
+                                           ("simulate", "archive"), ("ingest", "paths"), ("esp", "full_arrivals")])
+def test_values_are_read_as_typer_reads_them(command, name):
+    cmd = get_command(app).commands[command]
+    param = next(p for p in cmd.params if p.name == name)
+    descriptor = param.type_descriptor
+    kind = coercion._plain_kind(descriptor)
+    assert kind is not None
+    plain = coercion._Plain(parameter_info=descriptor.parameter_info, annotation=descriptor.annotation,
+                            kind=kind, descriptor=descriptor)
+    typer_own = build_runtime_param(descriptor)
+    ctx = Context(cmd)
+    values = VALUES[kind]
+    if param.nargs == -1 or param.multiple:
+        values = [tuple(values[:3]), tuple(values[3:]), ()]
+    for value in values:
+        assert _outcome(plain, value, param, ctx) == _outcome(typer_own, value, param, ctx), value
