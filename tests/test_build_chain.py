@@ -3,7 +3,6 @@ that drops every job, which is built but not published."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from cli_run import wla
@@ -93,26 +92,6 @@ def test_the_decisions_of_a_chain_are_those_of_its_steps(tmp_path):
         (1, "wait", -5, 0), (2, "wait", -5000, -1), (3, "procs", 0, -1), (4, "req_time", 0, -1)]
     assert d1.equals(d16)
     assert [s.changed for s in many.steps] == [4] + [0] * 15
-
-
-@pytest.mark.slow  # a timing: run by itself (`pytest -m slow`), never under the default run's load
-def test_building_48_steps_takes_at_most_3_times_16(small):
-    """Time linear in the steps: 48 steps take at most three times as long
-    as 16 (before, each step re-read the whole chain: 7 times as long). The
-    best of three builds of each, so that a busy machine's pauses, which only
-    ever add time, count as little as they can."""
-    def best(steps: int) -> float:
-        times = []
-        with open_archive(small, write=True) as a:
-            for k in range(3):
-                started = time.perf_counter()
-                clean(a, parse_recipe(_chain(steps, f"t{steps}x{k}")))
-                times.append(time.perf_counter() - started)
-        return min(times)
-
-    best(4)  # warm: rules parsed, DuckDB's caches filled
-    t16, t48 = best(16), best(48)
-    assert t48 <= 3 * t16, (t16, t48)
 
 
 def test_a_version_without_jobs_is_built_but_not_published(small, tmp_path):
