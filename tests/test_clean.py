@@ -3,12 +3,11 @@ versions, diff, why, publishing and provenance."""
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from cli_run import wla as cli
 from conftest import data_dir
 from prov.model import ProvDocument
 from wla.archive import LogExists
@@ -250,17 +249,15 @@ def test_provenance_is_valid_prov_json(built):
 def test_cli_clean_why_and_errors(built, tmp_path):
     tmp, _ = built
     (tmp_path / "r4.toml").write_text(RECIPE.replace('version = "v1"', 'version = "v4"'))
-    wla = [sys.executable, "-m", "wla.cli.main", "--archive", str(tmp / "a.duckdb")]
-    out = subprocess.run([*wla, "clean", str(tmp_path / "r4.toml")], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert "step 3: filter v1" in out.stdout and f"built {LOG}@v4" in out.stdout
-    out = subprocess.run([*wla, "why", LOG, "10288", "--version", "v4"], capture_output=True, text=True)
-    assert out.returncode == 0 and f"{LOG}@v4: job 10288" in out.stdout
+    archive = tmp / "a.duckdb"
+    out = cli("clean", tmp_path / "r4.toml", archive=archive)
+    assert out.status == 0, out.err
+    assert "step 3: filter v1" in out.out and f"built {LOG}@v4" in out.out
+    out = cli("why", LOG, "10288", "--version", "v4", archive=archive)
+    assert out.status == 0 and f"{LOG}@v4: job 10288" in out.out
     (tmp_path / "bad.toml").write_text(RECIPE.replace(FLURRY, "usr=24"))
-    out = subprocess.run([*wla, "clean", str(tmp_path / "bad.toml")], capture_output=True, text=True)
-    assert out.returncode == 1 and out.stdout == ""
-    assert out.stderr.startswith("wla: ") and "unknown field 'usr'" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
+    out = cli("clean", tmp_path / "bad.toml", archive=archive)
+    assert out.out == "" and "unknown field 'usr'" in out.one_error_line()
 
 
 def test_a_log_with_versions_cannot_be_replaced(built, tmp_path):
