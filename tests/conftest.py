@@ -51,6 +51,15 @@ def pandas_log(name: str) -> pd.DataFrame:
         return pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=SWF_NAMES)
 
 
+def pytest_configure(config):
+    """With workers (pytest-xdist), compile in the controller before they
+    start: once, instead of in every worker at the same time."""
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        from wla.archive import jit
+
+        jit.warm()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_once():
     """Compile what numba's cache lacks before any test runs, as `wla doctor
