@@ -50,12 +50,13 @@ def simulate_cmd(
                           ties=ties, passes=passes, check=check)
     saved = None
     if save_to is not None:
-        from wla.sim.save import save
-    if save_to is not None and save_to.endswith(".parquet"):
-        saved = save(result, save_to)
-    elif save_to is not None:
-        with ctx.writing() as a:
-            saved = save(result, save_to, a)
+        from wla.sim.save import save  # pyarrow: only when saving
+
+        if save_to.endswith(".parquet"):
+            saved = save(result, save_to)
+        else:
+            with ctx.writing() as a:
+                saved = save(result, save_to, a)
     show(result.summary(), as_json, text.simulation)
     if check:
         typer.echo("schedule checked: valid", err=True)

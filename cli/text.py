@@ -54,10 +54,12 @@ def catalog(listing) -> str:
     (their names say the version); then which originals were converted
     from accounting records, and from which. Plain Python over the rows, so
     that `wla ls` needs no pandas."""
-    rows = [dict(zip(listing.columns, row)) for row in listing.rows]
+    from wla.archive.store.listing import KIND_COLUMNS  # said by the indent, not shown
+
+    rows = listing.to_dict()
     names = [("  " if r["kind"] == "version" else "") + r["name"] for r in rows]
     width = max(map(len, [*names, "name"]))  # left-aligned, so the indent shows
-    columns = ["name".ljust(width)] + [c for c in listing.columns if c not in CATALOG_KINDS and c != "name"]
+    columns = ["name".ljust(width)] + [c for c in listing.columns if c not in KIND_COLUMNS and c != "name"]
     cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in columns[1:]] for name, r in zip(names, rows)]
     lines = [_plain_table(columns, cells)]
     converted = [r for r in rows if r["kind"] == "original" and r["converted_from"] is not None]
@@ -65,9 +67,6 @@ def catalog(listing) -> str:
         lines.append("")
         lines += [f"{r['name']}: converted by wla convert from {r['converted_from']}" for r in converted]
     return "\n".join(lines)
-
-
-CATALOG_KINDS = ("kind", "original", "version", "converted_from")  # said by the indent, not shown
 
 
 def _cell(column: str, value) -> str:

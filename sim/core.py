@@ -25,8 +25,8 @@ from wla.archive.jit import njit
 FCFS, EASY, CONSERVATIVE = 0, 1, 2
 TRUNCATE, EXTEND, KEEP = 0, 1, 2
 POLICY_CODES = {"fcfs": FCFS, "easy": EASY, "conservative": CONSERVATIVE}
-RECENT = 8  # conservative: how many jobs placed last a search may start from
 OVERRUN_CODES = {"truncate": TRUNCATE, "extend": EXTEND, "keep": KEEP}
+RECENT = 8  # conservative: how many jobs placed last a search may start from
 
 
 @njit(cache=True, nogil=True)

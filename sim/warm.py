@@ -7,10 +7,13 @@ def warm() -> None:
     """One tiny simulation through the path every simulation takes, checked
     under exact estimates: numba compiles the core and the schedule check for
     the argument types real runs give them, so that those runs find them."""
-    import pandas as pd
+    import numpy as np
 
     from .simulate import simulate
+    from .workload import Columns, from_frame
 
-    jobs = pd.DataFrame({"job": [1, 2, 3], "submit": [0.0, 1.0, 2.0], "run": [5.0, 5.0, 5.0],
-                         "procs": [1, 2, 2], "req_time": [5.0, 9.0, 9.0], "user_id": [1, 2, 1]})
-    simulate(jobs, procs=2, estimate="exact", check=True)
+    # numpy columns, as a log read from the archive gives them (no pandas)
+    jobs = Columns({"job": np.array([1, 2, 3]), "submit": np.array([0.0, 1.0, 2.0]),
+                    "run": np.array([5.0, 5.0, 5.0]), "procs": np.array([1, 2, 2]),
+                    "req_time": np.array([5.0, 9.0, 9.0]), "user_id": np.array([1, 2, 1])})
+    simulate(from_frame(jobs, procs=2), estimate="exact", check=True)

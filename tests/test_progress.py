@@ -39,8 +39,8 @@ rule = "filter"
 where = "user=2"
 reason = "a test"
 """
-# A capacity with a few small components, and limits that make the deletions
-# the same on any machine (a node limit, a time limit that never binds).
+# A capacity with a few small components, and a node limit small enough that
+# some programs stop at it (the deletions are the same on any machine).
 CAPACITY = ["--capacity", "210", "--node-limit", "200"]
 SECONDS = re.compile(r"in \d+\.\d\d s")  # the one clock a command prints (ingest, clean)
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import make_jobs
 from wla.archive.errors import UsageError
-from wla.archive.store.select import log_query
+from wla.archive.store.select import log_arrays, log_query
 from wla.sim import from_archive, from_frame, simulate
 from wla.sim.workload import REASONS
 
@@ -65,6 +65,18 @@ def _assert_same_jobs(w, kept: pd.DataFrame) -> None:
 
 
 # -- from_archive: a log ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("log", [KTH, "LANL-CM5-1994-4.1-cln"])
+def test_a_whole_log_read_as_arrays_is_log_query_read_by_pandas(real_archive, log):
+    """LOG_JOBS, the constant text a whole log is read with, gives the
+    columns and rows of log_select's tree."""
+    arrays = log_arrays(real_archive, log)
+    frame = real_archive.df(log_query(real_archive, log))
+    assert list(arrays) == list(frame.columns)
+    for name in frame.columns:
+        assert np.array_equal(arrays[name], frame[name].to_numpy()), name
+
 
 
 @pytest.mark.parametrize("log", [SDSC, "CTC-SP2-1996-3.1-cln", KTH, "LANL-CM5-1994-4.1-cln", BLUE])
