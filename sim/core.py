@@ -132,7 +132,8 @@ def _unlink(j, nxt, prv, head, tail):
 @njit(cache=True, nogil=True)
 def _fit_at(pt, pf, m, c, length, need):
     """First profile index >= c at which `need` processors stay free for
-    `length`: candidates that overlap a too-full step are skipped at once."""
+    `length`, and the first step at or past its end (where the reservation's
+    end goes): candidates that overlap a too-full step are skipped at once."""
     while True:
         end = pt[c] + length
         i = c
@@ -143,14 +144,14 @@ def _fit_at(pt, pf, m, c, length, need):
                 break
             i += 1
         if ok:
-            return c
+            return c, i
         c = i + 1
 
 
 @njit(cache=True, nogil=True)
 def _add_point(pt, pf, m, t, i):
-    """Make t a step of the profile, searching from index i (a step before
-    t); returns (its index, new length)."""
+    """Make t a step of the profile, searching from index i (at or before
+    where t goes); returns (its index, new length)."""
     while i < m and pt[i] < t:
         i += 1
     if i < m and pt[i] == t:
@@ -398,9 +399,9 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                     b = recent[r]
                     if procs[b] <= procs[j] and est[b] <= est[j] and recent_c[r] > c:
                         c = recent_c[r]
-                c = _fit_at(pt, pf, m, c, est[j], procs[j])  # _fits_from
+                c, e = _fit_at(pt, pf, m, c, est[j], procs[j])  # _fits_from
                 t0 = pt[c]  # already a step
-                e, m = _add_point(pt, pf, m, t0 + est[j], c)  # _reserve
+                e, m = _add_point(pt, pf, m, t0 + est[j], e)  # _reserve
                 for i in range(c, e):
                     pf[i] -= procs[j]
                 res[j] = t0
