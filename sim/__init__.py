@@ -1,6 +1,9 @@
 """Scheduler simulation over the archive: a workload, a policy, its schedule and metrics."""
+from .evaluate import ShakeResult, perturb, shake
 from .result import SimResult
 from .simulate import simulate
 from .workload import Workload, from_archive, from_frame
 
-__all__ = ["SimResult", "Workload", "from_archive", "from_frame", "simulate"]
+shake.perturb = perturb  # type: ignore[attr-defined]  # wla.sim.shake.perturb: the study's perturbation
+
+__all__ = ["ShakeResult", "SimResult", "Workload", "from_archive", "from_frame", "perturb", "shake", "simulate"]

@@ -1,0 +1,152 @@
+"""Where the runs of a study are done: in this process, on a pool of local
+processes, or on a Dask cluster. One interface: `results(task, shared,
+items)` calls `task(shared, item)` for every item and yields (item, result)
+pairs as they finish. `shared` (the workload and settings) goes to each
+worker once, not with every task; at most a few tasks per worker are in
+flight, so memory stays flat however many runs there are. The order of
+completion varies; what a task returns depends on (shared, item) alone, so
+callers that key results by item get the same answer from any executor.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from wla.archive.errors import UsageError
+
+Task = Callable[[Any, Any], Any]
+IN_FLIGHT = 4  # tasks queued per worker: enough to keep it busy, few enough to stay small
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Executor:
+    """Runs tasks here, one after the other (one worker)."""
+
+    name = "serial"
+    workers = 1
+
+    def results(self, task: Task, shared: Any, items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        for item in items:
+            yield item, task(shared, item)
+
+    def close(self) -> None:
+        """Give back what the executor holds (processes, a connection)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+_END = object()
+_SHARED: Any = None  # in a pool's worker: what every task of the study shares
+
+
+def _keep(shared: Any) -> None:
+    global _SHARED
+    _SHARED = shared
+
+
+def _call(task: Task, item: Any) -> tuple[Any, Any]:
+    return item, task(_SHARED, item)
+
+
+class LocalPool(Executor):
+    """A pool of local processes; each receives `shared` once, when it starts."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+
+    def results(self, task: Task, shared: Any, items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        import multiprocessing as mp
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        # fork where there is one: workers start with the compiled simulator
+        # already loaded; elsewhere they import it
+        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+        pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context(method), initializer=_keep,
+                                   initargs=(shared,))
+        try:
+            pending: set = set()
+            for item in items:
+                pending.add(pool.submit(_call, task, item))
+                if len(pending) >= self.workers * IN_FLIGHT:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    yield from (f.result() for f in done)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                yield from (f.result() for f in done)
+        finally:  # stopped early (an error, Ctrl-C): what has not started is dropped
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskCluster(Executor):
+    """An existing dask.distributed cluster; `shared` is scattered to every
+    worker once and the tasks refer to it."""
+
+    name = "dask"
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+        except ImportError:  # pragma: no cover - a dependency
+            raise UsageError("--dask needs dask.distributed (pip install 'dask[distributed]')") from None
+        try:
+            self.client = Client(address, timeout="30s")
+        except OSError as e:
+            raise UsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.address = address
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    def results(self, task: Task, shared: Any, items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        from distributed import as_completed
+
+        ref = self.client.scatter(shared, broadcast=True, hash=False)
+        item_of: dict[str, Any] = {}
+        window = as_completed()
+
+        def submit(item: Any) -> None:
+            future = self.client.submit(task, ref, item, pure=False)
+            item_of[future.key] = item
+            window.add(future)
+
+        todo = iter(items)
+        for item in todo:
+            submit(item)
+            if len(item_of) >= self.workers * IN_FLIGHT:
+                break
+        for future in window:
+            item = item_of.pop(future.key)
+            result = future.result()
+            future.release()
+            nxt = next(todo, _END)
+            if nxt is not _END:
+                submit(nxt)
+            yield item, result
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def executor(workers: int | None = None, dask: str | None = None) -> Executor:
+    """The executor the options ask for: a Dask cluster at `dask`, else a
+    local pool of `workers` processes (default: the cores; 1: this process)."""
+    if dask:
+        if workers is not None:
+            raise UsageError("give --workers or --dask, not both (a cluster has its own workers)")
+        return DaskCluster(dask)
+    n = default_workers() if workers is None else workers
+    if n < 1:
+        raise UsageError(f"--workers is at least 1, not {n}")
+    return Executor() if n == 1 else LocalPool(n)

@@ -1,0 +1,123 @@
+"""A shaking study: the original workload and N shaken copies, each
+simulated with the same settings; the runs as a table, and per metric the
+summaries against the original. Run 0 is the original; run i >= 1 is shaken
+with `run_rng(seed, i)`, so any run can be redone alone, anywhere."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from wla.archive.errors import UsageError
+from wla.archive.progress import Progress, tell
+
+from ..simulate import simulate
+from ..workload import Workload
+from .executors import executor
+from .perturb import RULES, check_shaking, perturb, run_rng
+from .summary import METRIC_NAMES, metric_values, summarize
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+RUNS = 100
+
+
+@dataclass(frozen=True)
+class Shaking:
+    """How each run's workload is shaken (perturb's arguments)."""
+
+    attribute: str = "interarrival"
+    degree: float = 60.0
+    relative: float | None = 10.0  # percent; None: absolute shaking
+    jobs: float = 100.0  # percent of jobs shaken
+    seed: int = 0
+
+    def workload(self, original: Workload, run: int) -> Workload:
+        """Run `run`'s workload: the original for run 0."""
+        if run == 0:
+            return original
+        return perturb(original, self.attribute, self.degree, self.relative, self.jobs, run_rng(self.seed, run))
+
+    def as_dict(self) -> dict:
+        return {"attribute": self.attribute, "degree": self.degree,
+                "mode": "absolute" if self.relative is None else "relative", "relative_pct": self.relative,
+                "jobs_pct": self.jobs, "seed": self.seed, "rules": RULES}
+
+
+@dataclass(frozen=True)
+class Study:
+    """What every task of a study shares: sent to each worker once."""
+
+    workload: Workload
+    shaking: Shaking
+    options: dict  # simulate()'s keyword arguments
+
+
+def one_run(study: Study, run: int) -> tuple[float, ...]:
+    """The metrics of run `run` (a task: runs in any process)."""
+    result = simulate(study.shaking.workload(study.workload, run), **study.options)
+    return metric_values(result.metrics)
+
+
+@dataclass(frozen=True)
+class ShakeResult:
+    settings: dict  # the simulation's settings and the shaking's
+    source: dict
+    runs: pd.DataFrame  # one row per run: run (0 is the original), seed, shaken, every metric
+    summaries: dict = field(default_factory=dict)  # per metric: summarize()
+
+    def summary(self) -> dict:
+        return {"source": self.source, "settings": self.settings, "summaries": self.summaries}
+
+    def to_json(self) -> str:
+        return json.dumps(self.summary(), indent=2)
+
+
+def shake(workload: Workload, attribute: str = "interarrival", degree: float = 60.0,
+          relative: float | None = 10.0, jobs: float = 100.0, runs: int = RUNS, seed: int = 0,
+          workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
+          **options: Any) -> ShakeResult:
+    """Simulate `workload` and `runs` shaken copies of it with simulate()'s
+    `options` (policy, estimate, ...), on `workers` local processes (default:
+    the cores) or the Dask cluster at `dask`. The result is the same for any
+    number of workers and on any cluster. `seed` seeds the shaking and is
+    passed to the simulation (badness estimates) unchanged for every run."""
+    check_shaking(attribute, degree, relative, jobs)
+    if runs < 1:
+        raise UsageError(f"--runs is at least 1, not {runs}")
+    if "seed" in options:
+        raise UsageError("give the study's seed once, as `seed`")
+    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
+    options = {**options, "seed": seed}
+    first = simulate(workload, **options)  # the original, and a check of every option before any process starts
+    study = Study(workload, shaking, options)
+    values = np.full((runs + 1, len(METRIC_NAMES)), np.nan)
+    values[0] = metric_values(first.metrics)
+    done = 0
+    tell(progress, done, runs, "")
+    with executor(workers, dask) as ex:
+        for run, row in ex.results(one_run, study, range(1, runs + 1)):
+            values[run] = row
+            done += 1
+            tell(progress, done, runs, "")
+    return ShakeResult(settings={**first.settings, "shaking": shaking.as_dict(), "runs": runs},
+                       source=first.source, runs=runs_frame(values, seed),
+                       summaries=summaries(values))
+
+
+def runs_frame(values: np.ndarray, seed: int) -> pd.DataFrame:
+    import pandas as pd
+
+    n = len(values)
+    frame = pd.DataFrame({"run": np.arange(n, dtype=np.int64), "seed": np.full(n, seed, dtype=np.int64),
+                          "shaken": np.arange(n) > 0})
+    for k, name in enumerate(METRIC_NAMES):
+        frame[name] = values[:, k]
+    return frame
+
+
+def summaries(values: np.ndarray) -> dict:
+    """Per metric, the shaken runs (rows 1..) against the original (row 0)."""
+    return {name: summarize(values[1:, k], float(values[0, k])) for k, name in enumerate(METRIC_NAMES)}
