@@ -175,6 +175,30 @@ Mix = typer.Option(None, "--mix", readable=False, show_default=False,
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
 
+# -- shaking -------------------------------------------------------------------------------------
+
+SHAKE = "wla.sim.evaluate.shake:shake"
+Attribute = from_library("--attribute", source=f"{SHAKE}.attribute",
+                         help="What to shake: interarrival, runtime, estimate or size")
+Degree = from_library("--degree", source=f"{SHAKE}.degree",
+                      help="Largest change: seconds, or processors for size")
+Relative = from_library("--relative", source=f"{SHAKE}.relative", metavar="PCT",
+                        help="Relative shaking: at most this percent of the value (the gap, for interarrival)")
+Absolute = shown_by_cli(False, "--absolute", help="Absolute shaking: up to the degree whatever the value")
+ShakeJobs = from_library("--jobs", source=f"{SHAKE}.jobs", metavar="PCT", help="Percent of jobs shaken")
+Runs = from_library("--runs", source=f"{SHAKE}.runs", help="Shaken runs (the original is simulated too)")
+ShakeSeed = from_library("--seed", source=f"{SHAKE}.seed",
+                         help="Seed: run i is shaken by (seed, i) alone; also the simulation's seed")
+ShakeWorkers = typer.Option(None, "--workers", help="Local processes [default: the cores; 1: this process]")
+Dask = typer.Option(None, "--dask", metavar="ADDRESS", help="Run on this Dask scheduler, e.g. tcp://host:8786")
+ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table name, or FILE.parquet")
+ShakePlot = typer.Option(None, "--plot", readable=False, help="Draw the histogram of --metric to this PNG")
+Metric = from_library("--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
+                      help="The metric --plot draws")
+RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose workload is written (0: original)")
+SaveWorkload = typer.Option(None, "--save-workload", readable=False,
+                            help="Write run --run's workload as FILE.swf (or .swf.gz), and simulate nothing")
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",

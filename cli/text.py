@@ -287,6 +287,42 @@ def simulation(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def _g(x: float | None) -> str:
+    """A figure of any size with four significant digits (whole above 100)."""
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}"
+
+
+def _pct_text(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def shaking(summary: dict) -> str:
+    """What ran, how it was shaken, and per metric the original against the shaken runs."""
+    s, source, sh = summary["settings"], summary["source"], summary["settings"]["shaking"]
+    mode = "absolute" if sh["relative_pct"] is None else f"relative, at most {sh['relative_pct']:g}% of the value"
+    lines = [f"{source.get('log') or 'query'}: {s['policy'].upper()} on {s['procs']:,} processors; "
+             f"estimates {s['estimate']}, overrun {s['overrun']}",
+             f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs; "
+             f"{s['runs']} runs, seed {sh['seed']}", ""]
+    head = (f"{'metric':24}{'original':>13}{'shaken mean':>13}{'std':>11}{'95% CI of the mean':>27}"
+            f"{'span p5-p95 (% of O)':>23}{'distance':>10}{'within 1%':>11}")
+    lines.append(head)
+    for name, m in summary["summaries"].items():
+        ci = "-" if m["ci_low"] is None else f"{_g(m['ci_low'])} to {_g(m['ci_high'])}"
+        span = "-" if m["span_low_pct"] is None else \
+            f"{_pct_text(m['span_low_pct'])} to {_pct_text(m['span_high_pct'])}"
+        near = "-" if m["concentration"] is None else f"{m['concentration']:.0%}"
+        lines.append(f"{name:24}{_g(m['original']):>13}{_g(m['mean']):>13}{_g(m['std']):>11}"
+                     f"{ci:>27}{span:>23}{_pct_text(m['distance_pct'], True):>10}{near:>11}")
+    lines.append("")
+    lines.append("distance: (shaken mean - original) / original; within 1%: share of runs within 1% of the original")
+    return "\n".join(lines)
+
+
 def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([

@@ -6,6 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 from sqlglot import exp
@@ -15,16 +16,25 @@ from wla.archive.store.file import Archive, one_line
 
 from .result import SimResult
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+KEY = "wla.simulation"  # the Parquet metadata key of the JSON summary
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def save_parquet(result: SimResult, path: str | os.PathLike) -> Path:
     """The schedule as Parquet, the summary JSON in the file's metadata."""
+    return frame_to_parquet(result.schedule(), result.to_json(), path)
+
+
+def frame_to_parquet(frame: pd.DataFrame, summary: str, path: str | os.PathLike) -> Path:
+    """A table as Parquet, `summary` (JSON: how it was obtained) in the file's metadata."""
     path = Path(path)
     con = duckdb.connect()
     try:
-        con.register("schedule", result.schedule())
-        run(con, copy_to_parquet("schedule", str(path), {"wla.simulation": result.to_json()}))
+        con.register("schedule", frame)
+        run(con, copy_to_parquet("schedule", str(path), {KEY: summary}))
     except duckdb.Error as e:
         raise UsageError(f"cannot write {path}: {one_line(e)}") from None
     finally:
@@ -36,6 +46,11 @@ def save_table(result: SimResult, archive: Archive, name: str) -> str:
     """The schedule as a table of the archive (replaced if it exists), the
     summary JSON as the table's comment. The archive's own tables and views
     are refused."""
+    return frame_to_table(result.schedule(), result.to_json(), archive, name)
+
+
+def frame_to_table(frame: pd.DataFrame, summary: str, archive: Archive, name: str) -> str:
+    """A table of the archive (replaced if it exists) with `summary` as its comment."""
     archive.require_writable()
     if not _NAME.match(name):
         raise UsageError(f"a table name is letters, digits and _, not {name!r}")
@@ -47,28 +62,33 @@ def save_table(result: SimResult, archive: Archive, name: str) -> str:
         [name]).fetchone()[0]
     if taken and not ours:
         raise UsageError(f"{name!r} is a table or view of the archive itself; choose another name")
-    frame = result.schedule()
     with archive.transaction() as con:
         con.register("_schedule", frame)
         run(con, create_table(name, exp.select("*").from_("_schedule"), replace=True))
         con.unregister("_schedule")
-        run(con, comment_on_table(name, result.to_json()))
+        run(con, comment_on_table(name, summary))
     return name
 
 
 def save(result: SimResult, target: str, archive: Archive | None = None) -> str:
     """A target ending in .parquet is a file; anything else a table name."""
+    return save_frame(result.schedule(), result.to_json(), target, archive)
+
+
+def save_frame(frame: pd.DataFrame, summary: str, target: str, archive: Archive | None = None) -> str:
+    """A table (a schedule, a study's runs) to FILE.parquet or to a table of
+    the archive, with the JSON that says how it was obtained."""
     if target.endswith(".parquet"):
-        return str(save_parquet(result, target))
+        return str(frame_to_parquet(frame, summary, target))
     if archive is None:
-        raise UsageError("saving a schedule as a table needs the archive")
-    return save_table(result, archive, target)
+        raise UsageError("saving as a table needs the archive")
+    return frame_to_table(frame, summary, archive, target)
 
 
 def parquet_settings(path: str | os.PathLike) -> dict:
     """The summary a saved Parquet schedule carries."""
-    rows = duckdb.execute("SELECT value FROM parquet_kv_metadata(?) WHERE key = 'wla.simulation'",
-                          [str(path)]).fetchall()
+    rows = duckdb.execute("SELECT value FROM parquet_kv_metadata(?) WHERE key = ?",
+                          [str(path), KEY]).fetchall()
     if not rows:
         raise UsageError(f"{path} holds no wla simulation")
     value = rows[0][0]

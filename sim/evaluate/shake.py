@@ -21,7 +21,6 @@ from .summary import METRIC_NAMES, metric_values, summarize
 if TYPE_CHECKING:
     import pandas as pd
 
-RUNS = 100
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class ShakeResult:
 
 
 def shake(workload: Workload, attribute: str = "interarrival", degree: float = 60.0,
-          relative: float | None = 10.0, jobs: float = 100.0, runs: int = RUNS, seed: int = 0,
+          relative: float | None = 10.0, jobs: float = 100.0, runs: int = 100, seed: int = 0,
           workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
           **options: Any) -> ShakeResult:
     """Simulate `workload` and `runs` shaken copies of it with simulate()'s
@@ -105,6 +104,22 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
     return ShakeResult(settings={**first.settings, "shaking": shaking.as_dict(), "runs": runs},
                        source=first.source, runs=runs_frame(values, seed),
                        summaries=summaries(values))
+
+
+def shaking_notes(shaking: Shaking, run: int, source: dict) -> list[str]:
+    """What a written shaken workload says of itself (its SWF Note lines)."""
+    from wla import __version__
+
+    what = ", ".join(f"{k} {v}" for k, v in source.items() if v is not None and k != "procs_from")
+    if run == 0:
+        return [f"the original workload ({what}) as simulated by wla {__version__}: run 0 of any study"]
+    s = shaking.as_dict()
+    mode = "absolute" if s["relative_pct"] is None else f"relative, at most {s['relative_pct']:g}%"
+    return [f"workload of run {run} of a shaking study by wla {__version__} ({what})",
+            f"shaken: {s['attribute']}, degree {s['degree']:g}, {mode}, {s['jobs_pct']:g}% of jobs, "
+            f"seed {s['seed']}: wla shake --attribute {s['attribute']} --degree {s['degree']:g} "
+            + ("--absolute" if s["relative_pct"] is None else f"--relative {s['relative_pct']:g}")
+            + f" --jobs {s['jobs_pct']:g} --seed {s['seed']} --run {run}"]
 
 
 def runs_frame(values: np.ndarray, seed: int) -> pd.DataFrame:
