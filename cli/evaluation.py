@@ -1,8 +1,9 @@
-"""Commands that evaluate a simulation beyond one run: shake."""
+"""Commands that evaluate a simulation beyond one run: shake, sweep."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -91,3 +92,132 @@ def shake_cmd(
         typer.echo(f"runs saved to {saved}", err=True)
     if plot is not None:
         typer.echo(f"histogram of {metric} drawn to {plot}", err=True)
+
+
+def _layered(ctx: typer.Context, given: dict, config: dict) -> dict:
+    """The command line's values where it was given them, else the file's,
+    else the defaults."""
+    out = dict(given)
+    for key, value in config.items():
+        if not _on_command_line(ctx, key):
+            out[key] = value
+    return out
+
+
+def _on_command_line(ctx: typer.Context, key: str) -> bool:
+    source = ctx.get_parameter_source(key)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+@app.command("sweep")
+def sweep_cmd(
+    ctx: typer.Context,
+    log: Optional[str] = options.SimLog,
+    version: Optional[str] = options.Version,
+    query: Optional[str] = options.SimQuery,
+    grid: List[str] = options.Grid,
+    config: Optional[Path] = options.SweepConfig,
+    policy: str = options.Policy,
+    estimate: str = options.Estimate,
+    overrun: str = options.Overrun,
+    procs: Optional[int] = options.SimProcs,
+    tau: float = options.Tau,
+    warmup: float = options.Warmup,
+    stop_at_last_arrival: bool = options.StopAtLastArrival,
+    exclude: Optional[str] = options.NotMeasured,
+    load_factor: float = options.LoadFactor,
+    ties: str = options.Ties,
+    passes: str = options.Passes,
+    attribute: str = options.Attribute,
+    degree: float = options.Degree,
+    relative: float = options.Relative,
+    absolute: bool = options.Absolute,
+    jobs: float = options.ShakeJobs,
+    runs: int = options.SweepRuns,
+    seed: int = options.ShakeSeed,
+    workers: Optional[int] = options.ShakeWorkers,
+    dask: Optional[str] = options.Dask,
+    save_to: Optional[str] = options.SweepSave,
+    resume: bool = options.Resume,
+    plot: Optional[str] = options.SweepPlot,
+    plot_to: Optional[Path] = options.SweepPlotTo,
+    metric: str = options.SweepMetric,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Simulate a grid of parameters, each point once as is and N times shaken; store and plot the curves."""
+    from wla.archive import UsageError
+    from wla.sim.evaluate.grid import PARAMETERS, parse_grid
+    from wla.sim.evaluate.summary import METRIC_NAMES
+    from wla.sim.evaluate.sweep import sweep
+    from wla.sim.workload import from_archive
+
+    given = dict(log=log, version=version, query=query, policy=policy, estimate=estimate, overrun=overrun,
+                 procs=procs, tau=tau, warmup=warmup, stop_at_last_arrival=stop_at_last_arrival, exclude=exclude,
+                 load_factor=load_factor, ties=ties, passes=passes, attribute=attribute, degree=degree,
+                 relative=relative, absolute=absolute, jobs=jobs, runs=runs, seed=seed)
+    grids: list = []
+    from_file: dict = {}
+    if config is not None:
+        from wla.sim.evaluate.sweep_config import read_config
+
+        from_file, grids = read_config(config)
+        given = _layered(ctx, given, from_file)
+    for written in grid:  # the command line's grids replace the file's of the same name
+        name, values = parse_grid(written)
+        grids = [(n, v) for n, v in grids if n != name] + [(name, values)]
+    if not grids:
+        raise UsageError("give at least one --grid NAME=VALUES (or a --config file with a [grid] table)")
+    if given["log"] is None and given["query"] is None:
+        raise UsageError("give a log to sweep, or --query SQL")
+    if (plot is None) != (plot_to is None):
+        raise UsageError("--plot METRIC and -o FILE.png go together")
+    if metric not in METRIC_NAMES:
+        raise UsageError(f"--metric is one of {', '.join(METRIC_NAMES)}, not {metric!r}")
+    if resume and save_to is None:
+        raise UsageError("--resume finishes the sweep that --save names: give --save too")
+    swept = {PARAMETERS[n][0] for n, _ in grids} | {n for n, _ in grids}
+    sim_keys = ("policy", "estimate", "overrun", "tau", "warmup", "stop_at_last_arrival", "load_factor", "ties",
+                "passes")
+    for key in sim_keys:
+        if key in swept and (_on_command_line(ctx, key) or key in from_file):
+            raise UsageError(f"--{key.replace('_', '-')} is swept by a --grid; do not also give it")
+    sim_options = {k: given[k] for k in sim_keys if k not in swept}
+    if "procs" in swept and given["procs"] is not None:
+        raise UsageError("--procs is swept by --grid procs; do not also give it")
+    g = given
+    ctx_archive = context(archive)
+    with ctx_archive.reading() as a:
+        workload = from_archive(a, g["log"], g["version"], g["query"], g["procs"], g["exclude"])
+    journal = _journal_path(Path(ctx_archive.path), save_to) if save_to is not None else None
+    with progress.display("sweep", "runs", quiet=as_json, rate=True) as shown:
+        result = sweep(workload, grids, runs=g["runs"], seed=g["seed"], attribute=g["attribute"],
+                       degree=g["degree"], relative=None if g["absolute"] else g["relative"], jobs=g["jobs"],
+                       workers=workers, dask=dask, journal=journal, resume=resume, progress=shown, **sim_options)
+    saved = None
+    if save_to is not None:
+        from wla.sim.save import save_frame
+
+        if save_to.endswith(".parquet"):
+            saved = save_frame(result.table, result.to_json(), save_to)
+        else:
+            with ctx_archive.writing() as a:
+                saved = save_frame(result.table, result.to_json(), save_to, a)
+        Path(journal).unlink(missing_ok=True)
+    if plot is not None:
+        from wla.sim.evaluate.sweep_plot import plot_sweep
+
+        plot_sweep(result, plot, plot_to)
+    show(result.summary(), as_json, partial(text.sweep, metric=metric))
+    if saved:
+        typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
+    if plot is not None:
+        typer.echo(f"{plot} against {grids[0][0]} drawn to {plot_to}", err=True)
+
+
+def _journal_path(archive_path: Path, save_to: str) -> Path:
+    """Where a sweep's runs are recorded as they finish: beside the Parquet
+    file, or beside the archive for a table."""
+    if save_to.endswith(".parquet"):
+        return Path(save_to + ".journal")
+    return archive_path.with_name(f"{archive_path.name}.{save_to}.sweep-journal")

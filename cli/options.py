@@ -199,6 +199,21 @@ RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose
 SaveWorkload = typer.Option(None, "--save-workload", readable=False,
                             help="Write run --run's workload as FILE.swf (or .swf.gz), and simulate nothing")
 
+# -- sweeps ---------------------------------------------------------------------------------------
+
+Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
+                    help="A parameter and its values, e.g. load=0.5:0.95:0.01, estimate=last:1..30, "
+                         "policy=easy,conservative (load, estimate, badness, policy, procs, overrun); "
+                         "several multiply")
+SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
+SweepRuns = from_library("--runs", source="wla.sim.evaluate.sweep:sweep.runs",
+                         help="Shaken runs per point (each point is also simulated unshaken)")
+SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
+Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
+SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
+SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The PNG --plot draws")
+SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",

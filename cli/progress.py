@@ -60,8 +60,8 @@ class _Drawn(Display):
 
     drawn = True
 
-    def __init__(self, what: str, unit: str, forced: bool):
-        self._what, self._unit, self._forced = what, unit, forced
+    def __init__(self, what: str, unit: str, forced: bool, rate: bool = False):
+        self._what, self._unit, self._forced, self._rate = what, unit, forced, rate
         self._since = time.monotonic()  # the elapsed time shown counts from here
         self._told: tuple[int, int, str] | None = None  # the last count, until there is a bar to show it
         self._bar: Any = None  # rich's Progress, once shown
@@ -93,11 +93,17 @@ class _Drawn(Display):
             columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}", markup=False)]
             if self._unit:
                 columns += [BarColumn(bar_width=24), TextColumn("{task.fields[count]}", markup=False)]
-            columns += [TimeElapsedColumn(), TextColumn("{task.fields[what]}", markup=False)]  # cut first
+            columns += [TimeElapsedColumn()]
+            if self._rate:
+                from rich.progress import TimeRemainingColumn
+
+                columns += [TextColumn("{task.fields[rate]}", markup=False), TextColumn("left"),
+                            TimeRemainingColumn()]
+            columns += [TextColumn("{task.fields[what]}", markup=False)]  # cut first
             console = Console(file=sys.stderr, force_terminal=True if self._forced else None)
             bar = Progress(*columns, console=console, transient=True, get_time=time.monotonic,
                            redirect_stdout=False, redirect_stderr=False)  # stdout stays wla's own
-            self._task = bar.add_task(self._what, total=None, count="", what="")
+            self._task = bar.add_task(self._what, total=None, count="", what="", rate="")
             bar.tasks[0].start_time = self._since
             self._bar = bar
             if self._told is not None:
@@ -110,7 +116,9 @@ class _Drawn(Display):
                 self._told = (done, total, what)
                 return
             count = f"{done:,}/{total:,} {self._unit}" if self._unit else ""
-            self._bar.update(self._task, completed=done, total=total, count=count, what=what)
+            speed = self._bar.tasks[0].speed if self._rate else None
+            rate = f"{speed:,.1f} {self._unit}/s" if speed else ""
+            self._bar.update(self._task, completed=done, total=total, count=count, what=what, rate=rate)
 
     @contextlib.contextmanager
     def above(self) -> Iterator[None]:
@@ -125,16 +133,17 @@ class _Drawn(Display):
 
 
 @contextlib.contextmanager
-def display(what: str, unit: str = "", *, quiet: bool = False) -> Iterator[Display]:
+def display(what: str, unit: str = "", *, quiet: bool = False, rate: bool = False) -> Iterator[Display]:
     """A display for the work inside the block, labelled `what`: a bar
     counting `unit` once the work reports counts, a spinner with the elapsed
     time until then (or throughout, without a unit). `quiet`: the command's
-    --json. Yields the callback the work reports to."""
+    --json; `rate`: also units per second and the time left. Yields the
+    callback the work reports to."""
     how = mode(quiet)
     if how == "off":
         yield Display()
         return
-    drawn = _Drawn(what, unit, forced=how == "forced")
+    drawn = _Drawn(what, unit, forced=how == "forced", rate=rate)
     drawn.open()
     try:
         yield drawn

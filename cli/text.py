@@ -323,6 +323,29 @@ def shaking(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def sweep(summary: dict, metric: str) -> str:
+    """Per point, one metric: the single run against the shaken runs."""
+    s, source = summary["settings"], summary["source"]
+    sh, sim = s["shaking"], s["simulate"]
+    names = list(s["grids"])
+    fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
+    mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+    lines = [f"{source.get('log') or 'query'}: {s['points']:,} points ({' x '.join(names)}), "
+             f"{s['runs']} shaken runs each, seed {sh['seed']}",
+             f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs",
+             f"fixed: {fixed}" if fixed else "", f"{metric}:", ""]
+    lines = [x for x in lines[:-2] if x] + lines[-2:]
+    width = max([len(n) for n in names] + [len(str(pt[n])) for pt in summary["points"] for n in names]) + 2
+    lines.append("".join(f"{n:<{width}}" for n in names)
+                 + f"{'single':>12}{'shaken mean':>13}{'95% CI of the mean':>27}{'distance':>10}")
+    for pt in summary["points"]:
+        m = pt["metrics"][metric]
+        ci = "-" if m["ci_low"] is None else f"{_g(m['ci_low'])} to {_g(m['ci_high'])}"
+        lines.append("".join(f"{str(pt[n]):<{width}}" for n in names)
+                     + f"{_g(m['original']):>12}{_g(m['mean']):>13}{ci:>27}{_pct_text(m['distance_pct'], True):>10}")
+    return "\n".join(lines)
+
+
 def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([

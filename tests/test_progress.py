@@ -83,8 +83,8 @@ def drawn(monkeypatch):
     calls = []
     real_init, real_call = progress._Drawn.__init__, progress._Drawn.__call__
 
-    def init(self, what, unit, forced):
-        real_init(self, what, unit, forced)
+    def init(self, what, unit, forced, rate=False):
+        real_init(self, what, unit, forced, rate)
         self._label = what
         calls.append((what, None, None, "opened"))
 
@@ -244,3 +244,16 @@ def test_a_late_display_shows_the_count_told_before_it_appeared(monkeypatch):
         shown(2, 4, "the second")
     frames = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", err.getvalue())  # the text, without colours and moves
     assert re.search(r"1/4 things 1:02:0\d the first", frames) and re.search(r"2/4 things 1:02:0\d the second", frames)
+
+
+def test_shake_and_sweep_count_their_runs(small_archive, drawn):
+    """Each finished run is told, from none to all, and the sweep's bar
+    shows the rate and the time left; stdout is the same without it."""
+    shaken = wla("shake", HPC2N, "--runs", "3", "--workers", "1", archive=small_archive)
+    swept = wla("sweep", HPC2N, "--grid", "load=0.9,1.0", "--runs", "2", "--workers", "1",
+                archive=small_archive)
+    assert shaken.status == swept.status == 0, (shaken.err, swept.err)
+    counts = [c for c in drawn if c[1] is not None]
+    assert [c[1:3] for c in counts if c[0] == "shake"] == [(d, 3) for d in range(4)]
+    assert [c[1:3] for c in counts if c[0] == "sweep"] == [(d, 6) for d in range(7)]
+    assert "runs/s" in swept.err and "left" in swept.err

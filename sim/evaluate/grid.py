@@ -1,0 +1,126 @@
+"""The points of a sweep: grids over simulation parameters, each written
+NAME=VALUES, several multiplied in the order given (the last varies
+fastest).
+
+VALUES is a range `A:B:STEP` (B included when the steps reach it; each
+value rounded to the step's decimals, so 0.5:0.95:0.01 gives 0.5, 0.51, ...,
+0.95 exactly as written), a list `V1,V2,...`, or for estimates `last:A..B`
+or `badness:A:B:STEP`. Parameters: load (the load factor: interarrival times
+divided by it), estimate, badness (the factor F of badness:F), policy,
+procs, overrun.
+"""
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from wla.archive.errors import UsageError
+
+from ..predictors import parse_estimator
+
+PARAMETERS = {
+    # grid name: (simulate()'s keyword, kind of value)
+    "load": ("load_factor", float),
+    "estimate": ("estimate", str),
+    "badness": ("estimate", float),
+    "policy": ("policy", str),
+    "procs": ("procs", int),
+    "overrun": ("overrun", str),
+}
+MAX_POINTS = 1_000_000
+
+
+def _decimal(text: str, grid: str) -> Decimal:
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        raise UsageError(f"--grid {grid}: {text!r} is not a number") from None
+    if not value.is_finite():
+        raise UsageError(f"--grid {grid}: {text!r} is not a number")
+    return value
+
+
+def _range(a: str, b: str, step: str, grid: str) -> list[Decimal]:
+    lo, hi, by = _decimal(a, grid), _decimal(b, grid), _decimal(step, grid)
+    if by <= 0 or hi < lo:
+        raise UsageError(f"--grid {grid}: a range is FROM:TO:STEP with FROM <= TO and STEP > 0")
+    count = int((hi - lo) / by) + 1
+    if count > MAX_POINTS:
+        raise UsageError(f"--grid {grid}: {count:,} values; at most {MAX_POINTS:,}")
+    places = max(-lo.as_tuple().exponent, -by.as_tuple().exponent, 0)
+    return [(lo + i * by).quantize(Decimal(1).scaleb(-places)) for i in range(count)]
+
+
+def _number(value: Decimal, kind: type) -> Any:
+    if kind is int:
+        if value != value.to_integral_value():
+            raise UsageError(f"{value} is not a whole number")
+        return int(value)
+    return float(value)
+
+
+def parse_grid(text: str) -> tuple[str, list[Any]]:
+    """`NAME=VALUES` as (name, values)."""
+    name, eq, values = text.partition("=")
+    name = name.strip()
+    if not eq or not values.strip():
+        raise UsageError(f"--grid is NAME=VALUES, as in load=0.5:0.95:0.01, not {text!r}")
+    if name not in PARAMETERS:
+        raise UsageError(f"--grid {name}: not a parameter; one of {', '.join(PARAMETERS)}")
+    _, kind = PARAMETERS[name]
+    values = values.strip()
+    if name == "estimate":
+        out: list[Any] = []
+        for part in values.split(","):
+            kind_, _, arg = part.strip().partition(":")
+            if kind_ == "last" and ".." in arg:
+                a, _, b = arg.partition("..")
+                ks = _range(a, b, "1", text)
+                out += [f"last:{int(k)}" for k in ks]
+            elif kind_ == "badness" and arg.count(":") == 2:
+                out += [f"badness:{v}" for v in _range(*arg.split(":"), text)]
+            else:
+                out.append(part.strip())
+        for v in out:
+            parse_estimator(v)  # refused here, before any run
+        return name, out
+    if kind is str:
+        return name, [v.strip() for v in values.split(",")]
+    parts = values.split(":")
+    if len(parts) == 3:
+        numbers = _range(*parts, text)
+    elif len(parts) == 1:
+        numbers = [_decimal(v, text) for v in values.split(",")]
+    else:
+        raise UsageError(f"--grid {text!r}: a range is FROM:TO:STEP, a list V1,V2,...")
+    try:
+        return name, [_number(v, kind) for v in numbers]
+    except UsageError as e:
+        raise UsageError(f"--grid {name}: {e}") from None
+
+
+def points(grids: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    """Every combination, as {grid name: value}; the last grid varies fastest."""
+    names = [n for n, _ in grids]
+    if len(set(names)) != len(names):
+        raise UsageError("each parameter takes one --grid")
+    if "estimate" in names and "badness" in names:
+        raise UsageError("--grid badness sets the estimate: give it or --grid estimate, not both")
+    total = 1
+    for _, values in grids:
+        total *= len(values)
+    if total > MAX_POINTS:
+        raise UsageError(f"the grids give {total:,} points; at most {MAX_POINTS:,}")
+    return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in grids))]
+
+
+def options_at(point: dict[str, Any]) -> dict[str, Any]:
+    """simulate()'s keyword arguments a point sets (procs aside: it shapes the workload)."""
+    out: dict[str, Any] = {}
+    for name, value in point.items():
+        keyword, _ = PARAMETERS[name]
+        if name == "procs":
+            continue
+        out[keyword] = f"badness:{value:g}" if name == "badness" else value
+    return out

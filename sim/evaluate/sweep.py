@@ -1,0 +1,208 @@
+"""A sweep: a grid of simulation parameters (grid.py), each point simulated
+once as is (run 0) and on `runs` shaken workloads (run i shaken by (seed, i),
+the same workload at every point, so points compare on equal terms). Runs
+are done in run order (every point's single run first) on any executor;
+each finished run goes to the journal at once, so an interrupted sweep
+resumes with `resume=True` and ends with the same table as one never
+interrupted."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from wla.archive.errors import UsageError
+from wla.archive.progress import Progress, tell
+
+from ..predictors import parse_estimator
+from ..reference import check_options
+from ..simulate import TAU, WARMUP, simulate
+from ..workload import Workload
+from .executors import executor
+from .grid import PARAMETERS, options_at, points
+from .journal import Journal
+from .perturb import check_shaking
+from .shake import Shaking
+from .summary import METRIC_NAMES, metric_values, summarize
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+WIDER = "more processors than the machine"
+
+
+def resized(workload: Workload, P: int) -> Workload:
+    """The workload on a machine of P processors: jobs wider than it are
+    not simulated (and counted so). Jobs the log's own machine could not
+    hold were never in the workload."""
+    if P == workload.P:
+        return workload
+    if P < 1:
+        raise UsageError(f"--grid procs: a machine has at least 1 processor, not {P}")
+    keep = workload.procs <= P
+    dropped = int((~keep).sum())
+    counts = dict(workload.not_simulated)
+    counts[WIDER] = counts.get(WIDER, 0) + dropped
+    return replace(workload, job=workload.job[keep], submit=workload.submit[keep], run=workload.run[keep],
+                   procs=workload.procs[keep], estimate=workload.estimate[keep], user=workload.user[keep],
+                   excluded=workload.excluded[keep], P=int(P), not_simulated=counts)
+
+
+@dataclass(frozen=True)
+class SweepStudy:
+    """What every task shares: sent to each worker once."""
+
+    workloads: dict  # machine size -> workload
+    default_procs: int
+    shaking: Shaking
+    options: dict
+    points: list
+
+    def workload(self, point: dict, run: int) -> Workload:
+        procs = point.get("procs", self.default_procs)
+        key = (procs, run)
+        global _LAST
+        if _LAST is not None and _LAST[0] is self and _LAST[1] == key:
+            return _LAST[2]  # every point of one run shares the shaken workload: shake it once per worker
+        shaken = self.shaking.workload(self.workloads[procs], run)
+        _LAST = (self, key, shaken)
+        return shaken
+
+
+_LAST: tuple | None = None
+
+
+def sweep_run(study: SweepStudy, item: tuple[int, int]) -> tuple[float, ...]:
+    """The metrics of one (point, run) (a task: runs in any process)."""
+    p, run = item
+    point = study.points[p]
+    result = simulate(study.workload(point, run), **{**study.options, **options_at(point)})
+    return metric_values(result.metrics)
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    settings: dict  # the grids, the shaking, simulate()'s options
+    source: dict
+    table: pd.DataFrame  # one row per (point, run), in that order
+    points: list  # per point: its parameters, and per metric the single run and the shaken summaries
+
+    def summary(self) -> dict:
+        return {"source": self.source, "settings": self.settings, "points": self.points}
+
+    def to_json(self) -> str:
+        return json.dumps({"source": self.source, "settings": self.settings}, indent=2)
+
+
+def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, seed: int = 0,
+          attribute: str = "interarrival", degree: float = 60.0, relative: float | None = 10.0,
+          jobs: float = 100.0, workers: int | None = None, dask: str | None = None,
+          journal: str | Path | None = None, resume: bool = False, progress: Progress | None = None,
+          **options: Any) -> SweepResult:
+    """Simulate every point of `grids` (from grid.parse_grid) once unshaken
+    and `runs` times shaken, with simulate()'s other `options`. With a
+    `journal` file, each run is recorded as it finishes and `resume`
+    finishes an interrupted sweep; the journal is left for the caller to
+    remove once the table is kept."""
+    check_shaking(attribute, degree, relative, jobs)
+    if runs < 0:
+        raise UsageError(f"--runs is at least 0, not {runs}")
+    if "seed" in options:
+        raise UsageError("give the sweep's seed once, as `seed`")
+    grid_points = points(grids)
+    clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options)
+    if clash:
+        raise UsageError(f"{', '.join(clash)} is swept by a --grid; do not also give it as an option")
+    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
+    options = {**options, "seed": seed}
+    sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
+    workloads = {P: resized(workload, P) for P in sizes}
+    study = SweepStudy(workloads, workload.P, shaking, options, grid_points)
+    for values in {tuple(sorted(options_at(pt).items())) for pt in grid_points}:
+        _check({**options, **dict(values)})  # every point's options, before any process starts
+    settings = {"grids": {n: v for n, v in grids}, "points": len(grid_points), "runs": runs,
+                "shaking": shaking.as_dict(), "simulate": options}
+    spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
+    book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume) if journal else None
+    memory: dict[tuple[int, int], tuple[float, ...]] = {}
+    total = len(grid_points) * (runs + 1)
+    done_before = len(book.done) if book else 0
+    todo = [(p, r) for r in range(runs + 1) for p in range(len(grid_points))
+            if not (book and (p, r) in book.done)]
+    done = done_before
+    tell(progress, done, total, "")
+    try:
+        with executor(workers, dask) as ex:
+            for item, row in ex.results(sweep_run, study, todo):
+                if book:
+                    book.add(*item, row)
+                else:
+                    memory[item] = row
+                done += 1
+                tell(progress, done, total, "")
+        rows = book.rows() if book else ((p, r, v) for (p, r), v in memory.items())
+        table = _table(rows, grid_points, grids, runs, seed)
+    finally:
+        if book:
+            book.close()
+    return SweepResult(settings=settings, source=dict(workload.source), table=table,
+                       points=_summaries(table, grid_points))
+
+
+def workload_digest(workload: Workload) -> str:
+    """The sha256 of what is simulated: a journal of another workload (the
+    log re-ingested differently, another query) is not resumed."""
+    import hashlib
+
+    h = hashlib.sha256(str(workload.P).encode())
+    for name in ("job", "submit", "run", "procs", "estimate", "user", "excluded"):
+        h.update(np.ascontiguousarray(getattr(workload, name)).tobytes())
+    return h.hexdigest()
+
+
+def _check(options: dict) -> None:
+    """Refuse options simulate() would refuse, without simulating."""
+    opts = {k: v for k, v in options.items() if k in ("policy", "overrun", "ties", "passes")}
+    check_options(opts.get("policy", "easy"), opts.get("overrun", "truncate"), opts.get("ties", "log"),
+                  opts.get("passes", "instant"), tau=options.get("tau", TAU), warmup=options.get("warmup", WARMUP),
+                  load_factor=options.get("load_factor", 1.0), seed=options["seed"])
+    parse_estimator(options.get("estimate", "user"))
+
+
+def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: int, seed: int) -> pd.DataFrame:
+    import pandas as pd
+
+    n_points = len(grid_points)
+    values = np.full((n_points * (runs + 1), len(METRIC_NAMES)), np.nan)
+    seen = np.zeros(n_points * (runs + 1), dtype=bool)
+    for p, r, row in rows:
+        k = p * (runs + 1) + r
+        values[k] = row
+        seen[k] = True
+    if not seen.all():
+        raise UsageError(f"the sweep is missing {int((~seen).sum()):,} runs")
+    point = np.repeat(np.arange(n_points), runs + 1)
+    run = np.tile(np.arange(runs + 1), n_points)
+    frame = pd.DataFrame({"point": point})
+    for name, _ in grids:
+        frame[name] = [grid_points[p][name] for p in point]
+    frame["run"] = run
+    frame["seed"] = np.full(len(run), seed, dtype=np.int64)
+    frame["shaken"] = run > 0
+    for k, name in enumerate(METRIC_NAMES):
+        frame[name] = values[:, k]
+    return frame
+
+
+def _summaries(table: pd.DataFrame, grid_points: list[dict]) -> list[dict]:
+    out = []
+    runs_per = len(table) // max(len(grid_points), 1)
+    values = table[list(METRIC_NAMES)].to_numpy()
+    for p, point in enumerate(grid_points):
+        block = values[p * runs_per:(p + 1) * runs_per]
+        out.append({"point": p, **point,
+                    "metrics": {name: summarize(block[1:, k], float(block[0, k]))
+                                for k, name in enumerate(METRIC_NAMES)}})
+    return out

@@ -1,0 +1,70 @@
+"""The sweep plot: a metric against the first swept parameter, the single
+run (jagged: one data point per value) against the mean of the shaken runs
+with its 95% band (the trend); one pair of curves per combination of the
+other swept parameters."""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+from matplotlib.figure import Figure
+from wla.archive.analysis.plot import save
+from wla.archive.errors import UsageError
+
+from .summary import METRIC_NAMES
+from .sweep import SweepResult
+
+_LAST = re.compile(r"^last:(\d+)$")
+
+
+def _positions(values: list) -> tuple[np.ndarray, list[str] | None, str]:
+    """x positions, tick labels when the values are names, and the axis suffix."""
+    if all(isinstance(v, (int, float)) for v in values):
+        return np.asarray(values, dtype=np.float64), None, ""
+    found = [_LAST.match(str(v)) for v in values]
+    if all(found):
+        return np.asarray([int(m.group(1)) for m in found], dtype=np.float64), None, " (K of last:K)"
+    return np.arange(len(values), dtype=np.float64), [str(v) for v in values], ""
+
+
+def plot_sweep(result: SweepResult, metric: str, path: str | os.PathLike) -> None:
+    """Write a PNG; the same sweep gives the same bytes."""
+    if metric not in METRIC_NAMES:
+        raise UsageError(f"--plot takes a metric, one of {', '.join(METRIC_NAMES)}; not {metric!r}")
+    grids = list(result.settings["grids"].items())
+    x_name, x_values = grids[0]
+    others = [n for n, _ in grids[1:]]
+    x, labels, suffix = _positions(x_values)
+    fig = Figure(figsize=(9, 4.5), dpi=100)
+    ax = fig.add_subplot()
+    groups: dict[tuple, list[dict]] = {}
+    for pt in result.points:
+        groups.setdefault(tuple(pt[n] for n in others), []).append(pt)
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray"]
+    runs = result.settings["runs"]
+    for g, (key, pts) in enumerate(groups.items()):
+        color = colors[g % len(colors)]
+        name = ", ".join(f"{n}={v}" for n, v in zip(others, key))
+        at = np.asarray([x[x_values.index(pt[x_name])] for pt in pts])
+        single = np.asarray([np.nan if pt["metrics"][metric]["original"] is None else pt["metrics"][metric]["original"]
+                             for pt in pts], dtype=np.float64)
+        ax.plot(at, single, color=color, linewidth=0.8, alpha=0.8, marker=".", markersize=3,
+                label=f"single run{' ' + name if name else ''}")
+        if runs > 0:
+            s = [pt["metrics"][metric] for pt in pts]
+            mean = np.asarray([np.nan if m["mean"] is None else m["mean"] for m in s], dtype=np.float64)
+            lo = np.asarray([np.nan if m["ci_low"] is None else m["ci_low"] for m in s], dtype=np.float64)
+            hi = np.asarray([np.nan if m["ci_high"] is None else m["ci_high"] for m in s], dtype=np.float64)
+            ax.plot(at, mean, color=color, linewidth=2.0, label=f"mean of {runs} shaken{' ' + name if name else ''}")
+            ax.fill_between(at, lo, hi, color=color, alpha=0.2, linewidth=0)
+    if labels is not None:
+        ax.set_xticks(x, labels)
+    ax.set_xlabel(x_name + suffix)
+    ax.set_ylabel(metric.replace("_", " "))
+    src = result.source.get("log") or "query"
+    ax.set_title(f"{src}: {metric.replace('_', ' ')} against {x_name} (band: 95% CI of the shaken mean)")
+    ax.grid(True, linewidth=0.3, alpha=0.5)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    save(fig, path)
