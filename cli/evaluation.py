@@ -221,3 +221,71 @@ def _journal_path(archive_path: Path, save_to: str) -> Path:
     if save_to.endswith(".parquet"):
         return Path(save_to + ".journal")
     return archive_path.with_name(f"{archive_path.name}.{save_to}.sweep-journal")
+
+
+@app.command("compare")
+def compare_cmd(
+    log: Optional[str] = options.SimLog,
+    side_a: List[str] = options.SideA,
+    side_b: List[str] = options.SideB,
+    query: Optional[str] = options.SimQuery,
+    policy: str = options.Policy,
+    estimate: str = options.Estimate,
+    overrun: str = options.Overrun,
+    procs: Optional[int] = options.SimProcs,
+    tau: float = options.Tau,
+    warmup: float = options.Warmup,
+    stop_at_last_arrival: bool = options.StopAtLastArrival,
+    exclude: Optional[str] = options.NotMeasured,
+    load_factor: float = options.LoadFactor,
+    ties: str = options.Ties,
+    passes: str = options.Passes,
+    attribute: str = options.Attribute,
+    degree: float = options.Degree,
+    relative: float = options.Relative,
+    absolute: bool = options.Absolute,
+    jobs: float = options.ShakeJobs,
+    runs: int = options.Runs,
+    seed: int = options.ShakeSeed,
+    workers: Optional[int] = options.ShakeWorkers,
+    dask: Optional[str] = options.Dask,
+    save_to: Optional[str] = options.ShakeSave,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Compare two configurations on the same shaken workloads: does the difference survive shaking?"""
+    from wla.archive import UsageError
+    from wla.sim.evaluate.compare import Configuration, compare, parse_side
+    from wla.sim.workload import from_archive
+
+    if log is None and query is None:
+        raise UsageError("give a log to compare on, or --query SQL")
+    if not side_a and not side_b:
+        raise UsageError("say how A and B differ: --a KEY=VALUE and/or --b KEY=VALUE, e.g. --b policy=conservative")
+    common = dict(policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
+                  stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, ties=ties, passes=passes)
+    ctx = context(archive)
+    sides = []
+    with ctx.reading() as a:
+        for which, settings in (("a", side_a), ("b", side_b)):
+            source, own = parse_side(settings, which)
+            name = " ".join(settings) if settings else "as given"
+            workload = from_archive(a, log, source.get("version"), query, source.get("procs", procs),
+                                    source.get("exclude", exclude))
+            sides.append(Configuration(name, workload, {**common, **own}))
+    with progress.display("compare", "runs", quiet=as_json) as shown:
+        result = compare(sides[0], sides[1], runs=runs, seed=seed, attribute=attribute, degree=degree,
+                         relative=None if absolute else relative, jobs=jobs, workers=workers, dask=dask,
+                         progress=shown)
+    saved = None
+    if save_to is not None:
+        from wla.sim.save import save_frame
+
+        if save_to.endswith(".parquet"):
+            saved = save_frame(result.runs, result.to_json(), save_to)
+        else:
+            with ctx.writing() as a:
+                saved = save_frame(result.runs, result.to_json(), save_to, a)
+    show(result.summary(), as_json, text.comparison)
+    if saved:
+        typer.echo(f"runs saved to {saved}", err=True)

@@ -214,6 +214,13 @@ SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metri
 SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The PNG --plot draws")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
 
+# -- comparisons ----------------------------------------------------------------------------------
+
+_SIDE = ("What sets {} apart, KEY=VALUE (repeatable): version, exclude, procs, policy, estimate, overrun, "
+         "load, tau, warmup, ties, passes")
+SideA = typer.Option([], "--a", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("A"))
+SideB = typer.Option([], "--b", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("B"))
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",

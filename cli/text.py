@@ -346,6 +346,31 @@ def sweep(summary: dict, metric: str) -> str:
     return "\n".join(lines)
 
 
+def comparison(summary: dict) -> str:
+    """Per metric: A and B alone and shaken, their paired difference, and the verdict."""
+    s, (a, b) = summary["settings"], summary["configurations"]
+    sh = s["shaking"]
+    mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+    lines = [f"A: {a['name']} ({a['source'].get('log') or 'query'}, {a['options']['policy'].upper()}, "
+             f"estimates {a['options']['estimate']})",
+             f"B: {b['name']} ({b['source'].get('log') or 'query'}, {b['options']['policy'].upper()}, "
+             f"estimates {b['options']['estimate']})",
+             f"on the same {s['runs']} shaken workloads: {sh['attribute']} by up to {sh['degree']:g} ({mode}) "
+             f"on {sh['jobs_pct']:g}% of jobs, seed {sh['seed']}", ""]
+    lines.append(f"{'metric':24}{'A single':>11}{'B single':>11}{'A shaken':>11}{'B shaken':>11}"
+                 f" {'B - A (95% CI)':>35}{'wrong':>8}  verdict")
+    for name, m in summary["metrics"].items():
+        d = m["difference"]
+        ci = "-" if d["ci_low"] is None else f"{_g(d['mean'])} ({_g(d['ci_low'])} to {_g(d['ci_high'])})"
+        wrong = "-" if d["wrong_conclusion"] is None else f"{d['wrong_conclusion']:.0%}"
+        short = "survives" if d["survives"] else d["verdict"].split(":")[0]
+        lines.append(f"{name:24}{_g(m['a']['original']):>11}{_g(m['b']['original']):>11}{_g(m['a']['mean']):>11}"
+                     f"{_g(m['b']['mean']):>11} {ci:>35}{wrong:>8}  {short}")
+    lines += ["", "B - A: the mean paired difference over the shaken runs; wrong: the share of shaken runs whose "
+              "difference has the other sign", "survives: the interval excludes 0 and has the single runs' sign"]
+    return "\n".join(lines)
+
+
 def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([

@@ -19,6 +19,7 @@ Choices the spec leaves open, recorded in every result (`RULES`):
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 from wla.archive.errors import UsageError
@@ -64,7 +65,7 @@ def _shift(orig: np.ndarray, degree: float, relative: float | None, u: np.ndarra
     """orig +/- pert x U; pert the degree or min(degree, relative% x |orig|)."""
     pert = np.full(len(orig), float(degree))
     if relative is not None:
-        pert = np.minimum(pert, relative / 100.0 * np.abs(orig))
+        pert = np.minimum(pert, relative * np.abs(orig) / 100.0)  # 29% of 50 is 14.5, not 14.499...
     if whole:
         pert = _round_half_up(pert)
     return orig + sign * pert * u
@@ -81,7 +82,7 @@ def perturb(workload: Workload, attribute: str = "interarrival", degree: float =
     if rng is None:
         raise UsageError("perturb needs a generator: wla.sim.evaluate.run_rng(seed, run)")
     n = len(workload)
-    k = int(_round_half_up(np.float64(jobs) / 100.0 * n))
+    k = int(Fraction(jobs) * n / 100 + Fraction(1, 2))  # exact: 58% of 25 jobs is 14.5, rounded to 15
     picked = np.zeros(n, dtype=bool)
     picked[rng.permutation(n)[:k]] = True
     u = rng.random(n)
@@ -90,7 +91,7 @@ def perturb(workload: Workload, attribute: str = "interarrival", degree: float =
         return workload
     if attribute == "interarrival":
         order = np.argsort(workload.submit, kind="stable")
-        t = workload.submit[order]
+        t = workload.submit[order].astype(np.float64)
         gap = np.diff(t)
         shaken = t.copy()
         shaken[1:] = np.maximum(t[:-1] + _shift(gap, degree, relative, u[order][1:], sign[order][1:]), 0.0)

@@ -1,0 +1,168 @@
+"""Two configurations on the same shaken workloads: run i of A and run i
+of B are shaken by the same (seed, i), so their difference is paired. Per
+metric: both single results, both shaken means with their intervals, the
+mean paired difference (B - A) with its interval, whether the difference
+survives shaking, and the wrong-conclusion ratio.
+
+A difference survives shaking when the 95% interval of the mean paired
+difference excludes 0 and has the sign of the single runs' difference. The
+wrong-conclusion ratio is the share of shaken runs whose difference has
+the other sign than the shaken mean's: how often one run alone would have
+told the wrong story."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from wla.archive.errors import UsageError
+from wla.archive.progress import Progress, tell
+
+from ..simulate import simulate
+from ..workload import Workload
+from .executors import executor
+from .perturb import check_shaking
+from .shake import Shaking
+from .summary import METRIC_NAMES, metric_values, summarize, t_quantile
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One side: a workload and simulate()'s options."""
+
+    name: str
+    workload: Workload
+    options: dict
+
+
+@dataclass(frozen=True)
+class CompareStudy:
+    configurations: tuple
+    shaking: Shaking
+
+
+def compare_run(study: CompareStudy, item: tuple[int, int]) -> tuple[float, ...]:
+    """The metrics of run `run` of configuration `c` (a task)."""
+    c, run = item
+    conf = study.configurations[c]
+    return metric_values(simulate(study.shaking.workload(conf.workload, run), **conf.options).metrics)
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    settings: dict
+    configurations: list  # per side: name, source, options
+    metrics: dict  # per metric: a, b (summaries), difference, survives, verdict, wrong_conclusion
+    runs: Any  # DataFrame: run, then each metric for a and b
+
+    def summary(self) -> dict:
+        return {"settings": self.settings, "configurations": self.configurations, "metrics": self.metrics}
+
+    def to_json(self) -> str:
+        return json.dumps(self.summary(), indent=2)
+
+
+def verdict(single: float, diffs: np.ndarray) -> dict:
+    """The paired difference's summary and what it says."""
+    d = diffs[~np.isnan(diffs)]
+    n = len(d)
+    out: dict = {"single": None if math.isnan(single) else single, "mean": None, "ci_low": None, "ci_high": None,
+                 "survives": False, "wrong_conclusion": None, "verdict": "no shaken runs"}
+    if n == 0:
+        return out
+    mean = float(d.mean())
+    out["mean"] = mean
+    sign = np.sign(mean)
+    out["wrong_conclusion"] = float(np.mean(np.sign(d) != sign)) if sign != 0 else float(np.mean(d != 0))
+    if n < 2:
+        out["verdict"] = "one shaken run: no interval"
+        return out
+    half = t_quantile(n - 1) * float(d.std(ddof=1)) / math.sqrt(n)
+    lo, hi = mean - half, mean + half
+    out.update(ci_low=lo, ci_high=hi)
+    excludes_zero = lo > 0 or hi < 0
+    same_sign = not math.isnan(single) and np.sign(single) == sign
+    out["survives"] = bool(excludes_zero and same_sign)
+    if not excludes_zero:
+        out["verdict"] = "does not survive shaking: the interval of the paired difference includes 0"
+    elif not same_sign:
+        out["verdict"] = "reversed by shaking: the shaken difference has the other sign than the single runs'"
+    else:
+        out["verdict"] = "survives shaking"
+    return out
+
+
+SIDE_KEYS = {
+    # what --a / --b set: where the workload comes from, or simulate()'s options
+    "version": "workload", "exclude": "workload", "procs": "workload",
+    "policy": "policy", "estimate": "estimate", "overrun": "overrun", "load": "load_factor", "tau": "tau",
+    "warmup": "warmup", "ties": "ties", "passes": "passes",
+}
+
+
+def parse_side(settings: list[str], which: str) -> tuple[dict, dict]:
+    """`--a KEY=VALUE ...` as (workload settings, simulate() options)."""
+    source: dict = {}
+    options: dict = {}
+    for text in settings:
+        key, eq, value = text.partition("=")
+        key = key.strip()
+        if not eq or key not in SIDE_KEYS:
+            raise UsageError(f"--{which} takes KEY=VALUE with KEY one of {', '.join(SIDE_KEYS)}, not {text!r}")
+        target = SIDE_KEYS[key]
+        if target == "workload":
+            if key == "procs":
+                try:
+                    source[key] = int(value)
+                except ValueError:
+                    raise UsageError(f"--{which} procs={value!r}: a whole number") from None
+            else:
+                source[key] = value
+        elif target in ("load_factor", "tau", "warmup"):
+            try:
+                options[target] = float(value)
+            except ValueError:
+                raise UsageError(f"--{which} {key}={value!r}: a number") from None
+        else:
+            options[target] = value.strip()
+    return source, options
+
+
+def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, attribute: str = "interarrival",
+            degree: float = 60.0, relative: float | None = 10.0, jobs: float = 100.0, workers: int | None = None,
+            dask: str | None = None, progress: Progress | None = None) -> CompareResult:
+    """Simulate both configurations unshaken and on `runs` shaken workloads
+    (paired by run index); the result is the same on any executor."""
+    import pandas as pd
+
+    check_shaking(attribute, degree, relative, jobs)
+    if runs < 1:
+        raise UsageError(f"--runs is at least 1, not {runs}")
+    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
+    confs = tuple(Configuration(c.name, c.workload, {**c.options, "seed": seed}) for c in (a, b))
+    study = CompareStudy(confs, shaking)
+    values = np.full((2, runs + 1, len(METRIC_NAMES)), np.nan)
+    for c in (0, 1):  # the single runs here: every option checked before any process starts
+        values[c, 0] = compare_run(study, (c, 0))
+    total, done = 2 * runs, 0
+    tell(progress, done, total, "")
+    with executor(workers, dask) as ex:
+        for (c, run), row in ex.results(compare_run, study, [(c, r) for r in range(1, runs + 1) for c in (0, 1)]):
+            values[c, run] = row
+            done += 1
+            tell(progress, done, total, "")
+    metrics = {}
+    for k, name in enumerate(METRIC_NAMES):
+        va, vb = values[0, :, k], values[1, :, k]
+        metrics[name] = {"a": summarize(va[1:], float(va[0])), "b": summarize(vb[1:], float(vb[0])),
+                         "difference": verdict(float(vb[0] - va[0]), vb[1:] - va[1:])}
+    n = runs + 1
+    frame = pd.DataFrame({"run": np.arange(n), "seed": np.full(n, seed), "shaken": np.arange(n) > 0})
+    for k, name in enumerate(METRIC_NAMES):
+        frame[f"{name}_a"] = values[0, :, k]
+        frame[f"{name}_b"] = values[1, :, k]
+    sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.options} for c in confs]
+    settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
+    return CompareResult(settings=settings, configurations=sides, metrics=metrics, runs=frame)
