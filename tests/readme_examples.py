@@ -31,8 +31,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-# Examples that need minutes, left out of the test (say so in the README).
-SLOW: set[str] = set()
+# Examples that need minutes, left out of the default test (the README says
+# so); tests/test_readme.py runs them in the slow step, on the logs they name.
+SLOW: dict[str, tuple[str, ...]] = {
+    "wla sweep CTC-SP2-1996-3.1-cln --grid load=0.5:0.95:0.01 --runs 100 --save ctc_load.parquet "
+    "--plot bounded_slowdown_mean -o ctc_load.png": ("CTC-SP2-1996-3.1-cln",),
+    "wla sweep SDSC-SP2-1998-4.2-cln --grid load=0.5:0.95:0.01 --runs 100 --save sp2_load.parquet "
+    "--plot bounded_slowdown_mean -o sp2_load.png": ("SDSC-SP2-1998-4.2-cln",),
+    "wla sweep SDSC-SP2-1998-4.2-cln --grid estimate=last:1..30 --runs 100 --save sp2_last.parquet "
+    "--plot bounded_slowdown_mean -o sp2_last.png": ("SDSC-SP2-1998-4.2-cln",),
+    "wla compare SDSC-SP2-1998-4.2-cln --a policy=easy --b policy=conservative --runs 100":
+        ("SDSC-SP2-1998-4.2-cln",),
+}
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)? s\b")
 
 

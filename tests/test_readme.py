@@ -26,6 +26,26 @@ def test_every_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
     assert not differ, "\n\n".join(differ)
 
 
+@pytest.mark.slow
+def test_the_slow_examples_print_what_the_readme_shows(tmp_path, monkeypatch):
+    """The studies on the real logs (minutes each), on an archive of the
+    logs they name (bench/figures holds the plots they draw)."""
+    from wla.archive import open as open_archive
+    from wla.archive.store.ingest import ingest
+
+    monkeypatch.delenv("WLA_ARCHIVE", raising=False)
+    cwd = workspace(tmp_path, data_dir())
+    slow = [e for e in examples() if e.text in SLOW]
+    assert len(slow) == len(SLOW)
+    logs = sorted({log for e in slow for log in SLOW[e.text]})
+    with open_archive(cwd / "archive.duckdb", write=True) as a:
+        ingest(a, [data_dir() / f"{log}.swf.gz" for log in logs])
+    differ = [bad for e in slow if (bad := mismatch(e, run(e, cwd))) is not None]
+    assert not differ, "\n\n".join(differ)
+    for png in ("ctc_load.png", "sp2_load.png", "sp2_last.png"):
+        assert (cwd / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
+
+
 def test_the_examples_are_the_readmes_and_every_command_has_one():
     from wla.cli.app import FLOW
 

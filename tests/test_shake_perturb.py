@@ -1,7 +1,7 @@
 """Shaking a workload (shaking.md, wla.sim.evaluate.perturb): every shaken
 value recomputed by hand from the draws the module documents (a fresh
-generator from the same seed: the permutation that picks the jobs, then U,
-then the signs), literal values from a stub generator, properties over
+generator from the same seed: U, then the signs, then the permutation that
+picks the jobs when some but not all are shaken), literal values from a stub generator, properties over
 random workloads, and the unshaken case replayed on a real log."""
 from __future__ import annotations
 
@@ -74,9 +74,9 @@ def exact_k(jobs: float, n: int) -> int:
 
 def draws(rng, n: int, k: int):
     """The documented draws of one run, made again: the jobs picked, U, the signs."""
-    picked = set(rng.permutation(n)[:k].tolist())
     u = rng.random(n).tolist()
     sign = [1 if b == 1 else -1 for b in rng.integers(0, 2, n).tolist()]
+    picked = set(range(n)) if k >= n else set(rng.permutation(n)[:k].tolist()) if k else set()
     return picked, u, sign
 
 
@@ -121,8 +121,9 @@ def assert_same(w: Workload, arrays: dict) -> None:
 
 
 class Stub:
-    """A generator whose draws are chosen by hand (perturb asks for a
-    permutation, then U, then the bits of the signs: 1 is +)."""
+    """A generator whose draws are chosen by hand (perturb asks for U, then
+    the bits of the signs, 1 is +, then a permutation if some jobs but not
+    all are shaken)."""
 
     def __init__(self, perm, u, bits):
         self.perm, self.u, self.bits = perm, u, bits

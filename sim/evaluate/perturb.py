@@ -6,7 +6,8 @@ Choices the spec leaves open, recorded in every result (`RULES`):
 - the jobs shaken are round(jobs% x n) of them, picked without replacement;
 - the draws are made for every job, in log order, whether it is picked or
   not, so that the same (seed, run) shakes a job the same way at any
-  percentage: first the pick (a permutation), then U, then the signs;
+  percentage: first U, then the signs, then (when some jobs but not all are
+  shaken) a permutation whose first round(jobs% x n) entries are picked;
 - interarrival: gaps are taken in arrival order (submit time, ties in log
   order); the first job has no gap and keeps its arrival; each shaken arrival
   is the original previous arrival plus the shaken gap, floored at 0; the
@@ -29,7 +30,8 @@ from ..workload import Workload
 ATTRIBUTES = ("interarrival", "runtime", "estimate", "size")
 RULES = {
     "jobs": "round(jobs% x n) jobs shaken, picked at random without replacement",
-    "draws": "per run: a permutation picks the jobs, then U and a sign for every job in log order",
+    "draws": "per run: U, then a sign, for every job in log order; then, unless every job or none is shaken, "
+             "a permutation whose first k entries are the jobs shaken",
     "interarrival": "gaps in arrival order (ties in log order); the first arrival is kept; "
                     "shaken arrival = original previous arrival + shaken gap, at least 0; re-sorted stably",
     "runtime": "the real run time moves, the estimate does not; at least 1 s",
@@ -83,10 +85,11 @@ def perturb(workload: Workload, attribute: str = "interarrival", degree: float =
         raise UsageError("perturb needs a generator: wla.sim.evaluate.run_rng(seed, run)")
     n = len(workload)
     k = int(Fraction(jobs) * n / 100 + Fraction(1, 2))  # exact: 58% of 25 jobs is 14.5, rounded to 15
-    picked = np.zeros(n, dtype=bool)
-    picked[rng.permutation(n)[:k]] = True
     u = rng.random(n)
     sign = np.where(rng.integers(0, 2, n) == 1, 1.0, -1.0)
+    picked = np.full(n, k >= n)
+    if 0 < k < n:
+        picked[rng.permutation(n)[:k]] = True
     if k == 0 or degree == 0:
         return workload
     if attribute == "interarrival":
