@@ -104,8 +104,10 @@ class DaskCluster(Executor):
             raise UsageError("--dask needs dask.distributed (pip install 'dask[distributed]')") from None
         try:
             self.client = Client(address, timeout="30s")
-        except OSError as e:
+        except (OSError, TimeoutError) as e:  # nobody answers there
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        except (ValueError, TypeError) as e:  # not an address: tcp://x, a port that is not a number
+            raise UsageError(f"--dask takes a scheduler's address, as tcp://host:8786, not {address!r}: {e}") from None
         self.address = address
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 

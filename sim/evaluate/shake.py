@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
 from .perturb import RULES, check_shaking, perturb, run_rng
-from .summary import METRIC_NAMES, metric_values, summarize
+from .summary import METRIC_NAMES, metric_values, prepare, summarize
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,8 +65,14 @@ def one_run(study: Study, run: int) -> tuple[float, ...]:
 class ShakeResult:
     settings: dict  # the simulation's settings and the shaking's
     source: dict
-    runs: pd.DataFrame  # one row per run: run (0 is the original), seed, shaken, every metric
+    values: np.ndarray  # per run (row 0: the original), each metric of METRIC_NAMES
     summaries: dict = field(default_factory=dict)  # per metric: summarize()
+
+    @cached_property
+    def runs(self) -> pd.DataFrame:
+        """One row per run: run (0 is the original), seed, shaken, every
+        metric (built when asked for: pandas is not needed to print)."""
+        return runs_frame(self.values, self.settings["shaking"]["seed"])
 
     def summary(self) -> dict:
         return {"source": self.source, "settings": self.settings, "summaries": self.summaries}
@@ -101,9 +108,10 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
             values[run] = row
             done += 1
             tell(progress, done, runs, "")
+            if done == 1:
+                prepare()  # the workers are started and busy
     return ShakeResult(settings={**first.settings, "shaking": shaking.as_dict(), "runs": runs},
-                       source=first.source, runs=runs_frame(values, seed),
-                       summaries=summaries(values))
+                       source=first.source, values=values, summaries=summaries(values))
 
 
 def shaking_notes(shaking: Shaking, run: int, source: dict) -> list[str]:
