@@ -6,8 +6,8 @@ tasks end the study with an error, never a hang."""
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing as mp
-import operator
 import os
 import signal
 import socket
@@ -164,18 +164,43 @@ def dask_cluster(request, tmp_path_factory):
     yield address
 
 
-def test_dask_cluster_matches_this_process(sdsc, here, dask_cluster):
+# The Dask client runs in a process of its own: a client's threads in the
+# test process and the process pools other tests fork from it do not mix.
+CLI_STUDIES = {
+    "default": [],
+    "runtime-absolute-badness": ["--attribute", "runtime", "--absolute", "--degree", "30", "--jobs", "50",
+                                 "--estimate", "badness:2"],
+}
+ERRORS_ON_DASK = """
+import operator, sys
+from wla.sim.evaluate.executors import executor
+with executor(dask=sys.argv[1]) as ex:
+    assert ex.name == "dask" and ex.workers == 2, (ex.name, ex.workers)
+    try:
+        dict(ex.results(operator.truediv, 1.0, list(range(1, 20)) + [0]))
+    except ZeroDivisionError:
+        print("raised")
+"""
+
+
+def test_dask_cluster_matches_this_process(real_archive, here, dask_cluster, tmp_path):
     """On a real Dask cluster (scheduler and workers in other processes, the
-    study scattered to them) both studies give this process's result bit for
-    bit; a task's exception comes back to the caller from a worker too."""
-    with deadline():
-        for name, options in STUDIES.items():
-            assert_same(shake(sdsc, runs=RUNS, seed=SEED, dask=dask_cluster, **options), here[name])
-        with executor(dask=dask_cluster) as ex:
-            assert ex.name == "dask" and ex.workers == 2
-            # operator.truediv: a task every worker can import; 1.0 / 0 raises there
-            with pytest.raises(ZeroDivisionError):
-                dict(ex.results(operator.truediv, 1.0, [1, 2, 0, 4]))
+    study scattered to them, `wla shake --dask`) both studies give this
+    process's runs bit for bit; a task's exception comes back to the caller
+    from a worker too."""
+    wla_exe = Path(sys.executable).with_name("wla")
+    env = {**os.environ, "WLA_PROGRESS": "0"}
+    for name, args in CLI_STUDIES.items():
+        out = tmp_path / f"{name}.parquet"
+        done = subprocess.run([str(wla_exe), "-a", real_archive.path, "shake", SDSC, "--runs", str(RUNS), "--seed",
+                               str(SEED), "--dask", dask_cluster, "--save", str(out), "--json", *args],
+                              capture_output=True, text=True, env=env, timeout=DEADLINE)
+        assert done.returncode == 0, done.stderr
+        pd.testing.assert_frame_equal(pd.read_parquet(out), here[name].runs, check_exact=True)
+        assert json.loads(done.stdout)["summaries"] == json.loads(json.dumps(here[name].summaries))
+    done = subprocess.run([sys.executable, "-c", ERRORS_ON_DASK, dask_cluster], capture_output=True, text=True,
+                          timeout=DEADLINE)
+    assert done.returncode == 0 and done.stdout.strip() == "raised", done.stderr
 
 
 # -- completion order does not matter ---------------------------------------------
@@ -290,30 +315,45 @@ def test_wrong_executor_options():
             executor(dask=address)
 
 
-def test_unreachable_dask_scheduler_is_a_usage_error(monkeypatch):
+UNREACHABLE = """
+import sys, distributed
+from wla.archive.errors import UsageError
+
+class QuickClient(distributed.Client):
+    def __init__(self, *args, **kwargs):
+        assert kwargs.get("timeout") == "30s"
+        super().__init__(*args, **{**kwargs, "timeout": "2s"})
+
+distributed.Client = QuickClient
+from wla.sim.evaluate.executors import executor
+try:
+    executor(dask=sys.argv[1])
+except UsageError as e:
+    print(e)
+"""
+
+
+def test_unreachable_dask_scheduler_is_a_usage_error():
     """A scheduler nobody runs: a usage error naming the address. The code
     waits 30 s for a scheduler; here Client's timeout is cut to 2 s so the
-    test stays quick (the wrapping of the error is what is checked)."""
-    import distributed
-
-    class QuickClient(distributed.Client):
-        def __init__(self, *args, **kwargs):
-            assert kwargs.get("timeout") == "30s"
-            super().__init__(*args, **{**kwargs, "timeout": "2s"})
-
-    monkeypatch.setattr(distributed, "Client", QuickClient)
+    test stays quick (the wrapping of the error is what is checked). In a
+    process of its own, as the cluster test."""
     address = f"tcp://127.0.0.1:{free_port()}"
-    with deadline(), pytest.raises(UsageError, match=address):
-        executor(dask=address)
+    done = subprocess.run([sys.executable, "-c", UNREACHABLE, address], capture_output=True, text=True,
+                          timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    assert f"cannot reach the Dask scheduler at {address}" in done.stdout
 
 
 @pytest.mark.slow
-def test_unreachable_dask_scheduler_with_the_real_timeout():
-    """The same with the code's own 30 s timeout: the error comes, the
-    study does not wait forever."""
+def test_unreachable_dask_scheduler_with_the_real_timeout(real_archive):
+    """The same with the code's own 30 s timeout, from the command line: one
+    line, status 1; the study does not wait forever."""
     address = f"tcp://127.0.0.1:{free_port()}"
-    with deadline(), pytest.raises(UsageError, match=address):
-        executor(dask=address)
+    done = subprocess.run([str(Path(sys.executable).with_name("wla")), "-a", real_archive.path, "shake", SDSC,
+                           "--runs", "2", "--dask", address], capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert f"cannot reach the Dask scheduler at {address}" in done.stderr
 
 
 # -- a failing task ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ callers that key results by item get the same answer from any executor.
 """
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -17,6 +18,9 @@ from wla.archive.errors import UsageError
 
 Task = Callable[[Any, Any], Any]
 IN_FLIGHT = 4  # tasks queued per worker: enough to keep it busy, few enough to stay small
+# items per Dask task: a task's round trip through the scheduler costs a few
+# milliseconds of the cluster's CPU, as much as a small simulation
+BATCH = 8
 
 
 def default_workers() -> int:
@@ -47,7 +51,6 @@ class Executor:
         self.close()
 
 
-_END = object()
 _SHARED: Any = None  # in a pool's worker: what every task of the study shares
 
 
@@ -58,6 +61,11 @@ def _keep(shared: Any) -> None:
 
 def _call(task: Task, item: Any) -> tuple[Any, Any]:
     return item, task(_SHARED, item)
+
+
+def _each(task: Task, shared: Any, batch: list) -> list:
+    """A Dask task: several items, one after the other."""
+    return [task(shared, item) for item in batch]
 
 
 class LocalPool(Executor):
@@ -115,27 +123,28 @@ class DaskCluster(Executor):
         from distributed import as_completed
 
         ref = self.client.scatter(shared, broadcast=True, hash=False)
-        item_of: dict[str, Any] = {}
+        batch_of: dict[str, list] = {}
         window = as_completed()
-
-        def submit(item: Any) -> None:
-            future = self.client.submit(task, ref, item, pure=False)
-            item_of[future.key] = item
-            window.add(future)
-
         todo = iter(items)
-        for item in todo:
-            submit(item)
-            if len(item_of) >= self.workers * IN_FLIGHT:
-                break
+
+        def submit() -> bool:
+            """Send the next few items as one task; False once none are left."""
+            batch = list(itertools.islice(todo, BATCH))
+            if not batch:
+                return False
+            future = self.client.submit(_each, task, ref, batch, pure=False)
+            batch_of[future.key] = batch
+            window.add(future)
+            return True
+
+        while len(batch_of) < self.workers * IN_FLIGHT and submit():
+            pass
         for future in window:
-            item = item_of.pop(future.key)
-            result = future.result()
+            batch = batch_of.pop(future.key)
+            results = future.result()
             future.release()
-            nxt = next(todo, _END)
-            if nxt is not _END:
-                submit(nxt)
-            yield item, result
+            submit()
+            yield from zip(batch, results)
 
     def close(self) -> None:
         self.client.close()
