@@ -195,6 +195,7 @@ def _ingest_tiny(prefix: list[str], folder) -> subprocess.CompletedProcess:
                                     str(folder / "tiny.swf")], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow  # compiles the tokenizer and the simulator core from an empty cache
 def test_a_user_who_can_write_nothing_of_wla_gets_a_temporary_cache(nobody_folder):
     """As user 65534 without a home, nothing beside wla is writable: the
     compiled code goes to a private folder under TMPDIR, saying only that it

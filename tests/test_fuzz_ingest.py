@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import Decimal
 
+import pytest
 from conftest import data_dir
 from wla.archive import WlaError
 from wla.archive import open as open_archive
@@ -350,9 +351,13 @@ def forget(a, name: str) -> None:
         a.con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
 
 
-def test_damaged_logs_are_refused_in_one_line_or_kept_intact(tmp_path):
+@pytest.mark.parametrize("half", [0, pytest.param(1, marks=pytest.mark.slow)], ids=["even", "odd"])
+def test_damaged_logs_are_refused_in_one_line_or_kept_intact(tmp_path, half):
+    """Half the cases by default (the fixed ones and every other generated
+    one); the slow step runs the other half."""
     generated = cases()
     assert len(generated) == CASES
+    generated = generated[:6] + generated[6 + half::2]
     base = data_dir() / f"{SOURCES[0]}.swf.gz"
     outcomes = {"refused": 0, "accepted": 0, "lenient": 0, "with rejects": 0}
     with open_archive(tmp_path / "a.duckdb", write=True) as a:
@@ -388,7 +393,7 @@ def test_damaged_logs_are_refused_in_one_line_or_kept_intact(tmp_path):
             path.unlink()
         assert snapshot(a) == before
     # the damage is varied enough to reach both outcomes, and lenient keeping
-    assert min(outcomes.values()) >= 20, outcomes
+    assert min(outcomes.values()) >= 10, outcomes
 
 
 def test_the_generator_is_deterministic():
