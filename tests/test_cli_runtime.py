@@ -216,6 +216,7 @@ def test_a_user_who_can_write_nothing_of_wla_gets_a_temporary_cache(nobody_folde
     assert {"tokenizer", "core"} <= kept  # both compiled modules cached there
 
 
+@pytest.mark.slow  # compiles on every run
 def test_with_no_writable_folder_at_all_one_note_and_the_command_works(nobody_folder):
     """The private folder's name taken by root's folder: no cache anywhere,
     the note once, and the command still succeeds."""

@@ -41,7 +41,13 @@ def _plain_values(path) -> tuple[list[str], list[list[float]]]:
     return header, jobs
 
 
-@pytest.mark.parametrize("path", real_files(), ids=lambda p: p.name)
+# The two largest logs (a third of all jobs), read line by line in Python,
+# run in the slow step.
+LARGEST = ("RICC-2010-2.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz")
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name in LARGEST else p
+                                  for p in real_files()], ids=lambda p: p.name)
 def test_stored_values_equal_the_file(real_archive, path):
     header, jobs = _plain_values(path)
     name = path.name.removesuffix(".swf.gz")

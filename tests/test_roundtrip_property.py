@@ -237,9 +237,7 @@ def column_values(columns: dict[str, np.ndarray], row: int) -> list[int | float]
 # -- property 1: ingest, export: the same file ----------------------------------------
 
 
-@SETTINGS
-@given(swf_logs())
-def test_export_gives_back_the_file(log):
+def export_gives_back_the_file(log):
     """Whatever the spacing, signs, spellings, blank and header lines, line
     ends: the export is the file byte for byte, so ingesting it again is a
     no-op; and the values kept are those the tokens spell."""
@@ -263,6 +261,11 @@ def test_export_gives_back_the_file(log):
             assert len(got) == len(want)
             for g_row, w_row in zip(got, want):
                 assert all(same(g, w) for g, w in zip(g_row, w_row)), (g_row, w_row)
+
+
+# A third of the examples in the default run, all of them in the slow step.
+test_export_gives_back_the_file = settings(SETTINGS, max_examples=20)(given(swf_logs())(export_gives_back_the_file))
+test_export_gives_back_the_file_more = pytest.mark.slow(SETTINGS(given(swf_logs())(export_gives_back_the_file)))
 
 
 # -- property 2: parsed values are the values the tokens spell -------------------------

@@ -43,6 +43,7 @@ def _run(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
 # -- the line before a compile -------------------------------------------------------------
 
 
+@pytest.mark.slow  # compiles from an empty cache
 def test_the_notice_comes_once_on_a_cold_cache_and_never_on_a_warm_one(tmp_path):
     """`wla ingest` compiles the SWF reader (several functions, one line);
     the next run finds them in the cache and says nothing."""
