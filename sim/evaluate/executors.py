@@ -110,12 +110,18 @@ class DaskCluster(Executor):
             from distributed import Client
         except ImportError:  # pragma: no cover - a dependency
             raise UsageError("--dask needs dask.distributed (pip install 'dask[distributed]')") from None
+        from distributed.comm.addressing import parse_address, parse_host_port
+
+        try:  # not an address (tcp://x, a port that is not a number): refused before any connection
+            scheme, where = parse_address(address)
+            if scheme in ("tcp", "tls"):
+                parse_host_port(where)
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"--dask takes a scheduler's address, as tcp://host:8786, not {address!r}: {e}") from None
         try:
             self.client = Client(address, timeout="30s")
         except (OSError, TimeoutError) as e:  # nobody answers there
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-        except (ValueError, TypeError) as e:  # not an address: tcp://x, a port that is not a number
-            raise UsageError(f"--dask takes a scheduler's address, as tcp://host:8786, not {address!r}: {e}") from None
         self.address = address
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 
