@@ -311,10 +311,7 @@ def valid_lines(draw) -> tuple[bytes, list[str], list[Decimal]]:
     return text.encode("ascii"), toks, values
 
 
-@settings(max_examples=300, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(valid_lines())
-def test_fast_and_slow_paths_agree_on_valid_lines(case):
+def fast_and_slow_paths_agree_on_valid_lines(case):
     line, toks, values = case
     want = [int(d) if FIELDS[k].integer else float(d) + 0.0 for k, d in enumerate(values)]
     slow = parse_line(line)
@@ -335,6 +332,19 @@ def test_fast_and_slow_paths_agree_on_valid_lines(case):
         p = read_swf(path)
     got = column_values(p.columns, 0)
     assert all(same(g, s) for g, s in zip(got, slow)), (toks, got, slow)
+
+
+# Half the examples by default; 300 more (other ones: another test's seed) in the slow step.
+LINES = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+test_fast_and_slow_paths_agree_on_valid_lines = settings(LINES, max_examples=150)(
+    given(valid_lines())(fast_and_slow_paths_agree_on_valid_lines))
+
+
+@pytest.mark.slow
+@settings(LINES, max_examples=300)
+@given(valid_lines())
+def test_fast_and_slow_paths_agree_on_more_valid_lines(case):
+    fast_and_slow_paths_agree_on_valid_lines(case)
 
 
 # Any token at all: the tokenizer never keeps a line the line parser refuses,
@@ -378,10 +388,7 @@ def _dated(submit: float, wait: float, run: float) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None, database=None)
-@given(any_tokens(),
-       st.text(alphabet=" \t", min_size=1, max_size=2))
-def test_fast_and_slow_paths_agree_on_any_tokens(toks, sep):
+def fast_and_slow_paths_agree_on_any_tokens(toks, sep):
     line = sep.join(toks).encode("utf-8")
     try:
         slow = parse_line(line)
@@ -407,6 +414,18 @@ def test_fast_and_slow_paths_agree_on_any_tokens(toks, sep):
     else:
         assert p.rejects == []
         assert all(same(g, s) for g, s in zip(column_values(p.columns, 0), slow))
+
+
+TOKENS = given(any_tokens(), st.text(alphabet=" \t", min_size=1, max_size=2))
+test_fast_and_slow_paths_agree_on_any_tokens = settings(max_examples=150, deadline=None, database=None)(
+    TOKENS(fast_and_slow_paths_agree_on_any_tokens))
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, database=None)
+@TOKENS
+def test_fast_and_slow_paths_agree_on_more_tokens(toks, sep):
+    fast_and_slow_paths_agree_on_any_tokens(toks, sep)
 
 
 # -- a value the definition gets wrong -------------------------------------------------
