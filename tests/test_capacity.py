@@ -402,7 +402,9 @@ def load(archive, name):
     return archive.df(log_query(archive, name)), None if pd.isna(size) else int(size)
 
 
-@pytest.mark.parametrize("name", QUALITY_LOGS)
+# Four logs by default, every one in the slow step.
+@pytest.mark.parametrize("name", [n if i < 4 else pytest.param(n, marks=pytest.mark.slow)
+                                  for i, n in enumerate(QUALITY_LOGS)])
 def test_report_matches_quality(real_archive, name):
     jobs, size = load(real_archive, name)
     q = quality(real_archive, [name]).iloc[0]
