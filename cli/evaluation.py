@@ -12,6 +12,18 @@ from .app import app, context
 from .present import show
 
 
+def _save(ctx, frame, summary: str, target: Optional[str]) -> Optional[str]:
+    """--save: a Parquet file, or a table of the archive (opened to write only now)."""
+    if target is None:
+        return None
+    from wla.sim.save import save_frame
+
+    if target.endswith(".parquet"):
+        return save_frame(frame, summary, target)
+    with ctx.writing() as a:
+        return save_frame(frame, summary, target, a)
+
+
 @app.command("shake")
 def shake_cmd(
     log: Optional[str] = options.SimLog,
@@ -28,6 +40,7 @@ def shake_cmd(
     load_factor: float = options.LoadFactor,
     ties: str = options.Ties,
     passes: str = options.Passes,
+    check: bool = options.Check,
     attribute: str = options.Attribute,
     degree: float = options.Degree,
     relative: float = options.Relative,
@@ -73,21 +86,15 @@ def shake_cmd(
                        seed=seed, workers=workers, dask=dask, progress=shown, policy=policy,
                        estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
                        stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, ties=ties,
-                       passes=passes)
-    saved = None
-    if save_to is not None:
-        from wla.sim.save import save_frame
-
-        if save_to.endswith(".parquet"):
-            saved = save_frame(result.runs, result.to_json(), save_to)
-        else:
-            with ctx.writing() as a:
-                saved = save_frame(result.runs, result.to_json(), save_to, a)
+                       passes=passes, check=check)
+    saved = _save(ctx, result.runs, result.to_json(), save_to)
     if plot is not None:
         from wla.sim.evaluate.shake_plot import plot_shake
 
         plot_shake(result, plot, metric)
     show(result.summary(), as_json, text.shaking)
+    if check:
+        typer.echo(f"all {runs + 1} schedules checked: valid", err=True)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)
     if plot is not None:
@@ -194,16 +201,9 @@ def sweep_cmd(
         result = sweep(workload, grids, runs=g["runs"], seed=g["seed"], attribute=g["attribute"],
                        degree=g["degree"], relative=None if g["absolute"] else g["relative"], jobs=g["jobs"],
                        workers=workers, dask=dask, journal=journal, resume=resume, progress=shown, **sim_options)
-    saved = None
-    if save_to is not None:
-        from wla.sim.save import save_frame
-
-        if save_to.endswith(".parquet"):
-            saved = save_frame(result.table, result.to_json(), save_to)
-        else:
-            with ctx_archive.writing() as a:
-                saved = save_frame(result.table, result.to_json(), save_to, a)
-        Path(journal).unlink(missing_ok=True)
+    saved = _save(ctx_archive, result.table, result.to_json(), save_to)
+    if saved:
+        Path(journal).unlink(missing_ok=True)  # the table is kept: the runs need no journal
     if plot is not None:
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
@@ -277,15 +277,7 @@ def compare_cmd(
         result = compare(sides[0], sides[1], runs=runs, seed=seed, attribute=attribute, degree=degree,
                          relative=None if absolute else relative, jobs=jobs, workers=workers, dask=dask,
                          progress=shown)
-    saved = None
-    if save_to is not None:
-        from wla.sim.save import save_frame
-
-        if save_to.endswith(".parquet"):
-            saved = save_frame(result.runs, result.to_json(), save_to)
-        else:
-            with ctx.writing() as a:
-                saved = save_frame(result.runs, result.to_json(), save_to, a)
+    saved = _save(ctx, result.runs, result.to_json(), save_to)
     show(result.summary(), as_json, text.comparison)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)

@@ -87,6 +87,26 @@ def real_archive(tmp_path_factory):
         yield a
 
 
+@pytest.fixture(scope="session")
+def sp2_archive_file(tmp_path_factory):
+    """An archive of SDSC-SP2-1998-4.2-cln alone, for the studies of many
+    simulations (shake, sweep, compare); their tests add tables of their
+    own names to it."""
+    path = tmp_path_factory.mktemp("sp2") / "a.duckdb"
+    with open_archive(path, write=True) as a:
+        [r] = ingest(a, [data_dir() / "SDSC-SP2-1998-4.2-cln.swf.gz"])
+    assert r.status == "ingested"
+    return path
+
+
+@pytest.fixture(scope="session")
+def sp2_workload(sp2_archive_file):
+    from wla.sim import from_archive
+
+    with open_archive(sp2_archive_file) as a:
+        return from_archive(a, "SDSC-SP2-1998-4.2-cln")
+
+
 def make_jobs(rows: list[dict]) -> pd.DataFrame:
     """A log as `log_query` returns it: every field -1 unless given, jobs numbered 1..n."""
     frame = pd.DataFrame([{**{c: -1 for c in COLUMNS}, **r} for r in rows])

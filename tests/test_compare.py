@@ -9,30 +9,23 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir
 from scipy import stats
-from wla.archive import open as open_archive
 from wla.archive.errors import UsageError
-from wla.archive.store.ingest import ingest
-from wla.sim import from_archive, shake
+from wla.sim import shake
 from wla.sim.evaluate.compare import Configuration, compare, parse_side, verdict
 from wla.sim.evaluate.summary import METRIC_NAMES
 
 LOG = "SDSC-SP2-1998-4.2-cln"
 
 
-@pytest.fixture(scope="module")
-def archive_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("compare") / "a.duckdb"
-    with open_archive(path, write=True) as a:
-        ingest(a, [data_dir() / f"{LOG}.swf.gz"])
-    return path
+@pytest.fixture
+def archive_file(sp2_archive_file):
+    return sp2_archive_file
 
 
-@pytest.fixture(scope="module")
-def workload(archive_file):
-    with open_archive(archive_file) as a:
-        return from_archive(a, LOG)
+@pytest.fixture
+def workload(sp2_workload):
+    return sp2_workload
 
 
 def test_verdicts_by_hand():

@@ -10,7 +10,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir
 from wla.archive import open as open_archive
 from wla.archive.store.ingest import ingest
 from wla.sim import from_archive, shake, simulate
@@ -20,18 +19,14 @@ from wla.sim.save import parquet_settings, saved_settings
 LOG = "SDSC-SP2-1998-4.2-cln"
 
 
-@pytest.fixture(scope="module")
-def archive_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("shake") / "a.duckdb"
-    with open_archive(path, write=True) as a:
-        ingest(a, [data_dir() / f"{LOG}.swf.gz"])
-    return path
+@pytest.fixture
+def archive_file(sp2_archive_file):
+    return sp2_archive_file
 
 
-@pytest.fixture(scope="module")
-def workload(archive_file):
-    with open_archive(archive_file) as a:
-        return from_archive(a, LOG)
+@pytest.fixture
+def workload(sp2_workload):
+    return sp2_workload
 
 
 def test_json_is_the_python_study_and_run_0_is_the_plain_simulation(archive_file, workload):
@@ -87,6 +82,15 @@ def test_runs_saved_in_the_archive_carry_their_settings(archive_file):
     with open_archive(archive_file) as a:
         assert a.con.execute("SELECT count(*) FROM sp2_shaken").fetchone()[0] == 4
         assert saved_settings(a, "sp2_shaken")["settings"]["shaking"]["seed"] == 0
+
+
+def test_check_checks_every_run(archive_file):
+    """--check, as for simulate: each shaken schedule's invariants are checked
+    (a run whose schedule broke one would end the study with the error)."""
+    r = wla("shake", LOG, "--runs", "2", "--workers", "1", "--check", "--json", archive=archive_file)
+    assert r.status == 0, r.err
+    assert json.loads(r.out)["settings"]["checked"] is True
+    assert "all 3 schedules checked: valid" in r.err
 
 
 def test_text_shows_each_metric_against_the_original(archive_file, workload):
