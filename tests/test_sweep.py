@@ -170,7 +170,8 @@ def test_a_sweep_into_the_archive_resumes_from_its_journal(archive_file, tmp_pat
 # end: however slow the machine, the signal finds it with exactly that many
 # runs in its journal, part way.
 STALLED = """
-import os, sys, time
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a test runner's child may inherit it ignored
 import wla.sim.evaluate.sweep as sweep
 real, done = sweep.sweep_run, [0]
 
