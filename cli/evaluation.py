@@ -74,7 +74,7 @@ def shake_cmd(
     if save_workload is not None:
         from wla.sim.evaluate.workload_swf import write_workload
 
-        shaking = Shaking(attribute, degree, rel, jobs, seed)
+        shaking = Shaking.checked(attribute, degree, rel, jobs, seed)
         if run < 0:
             raise UsageError(f"--run is 0 (the original) or a shaken run's number, not {run}")
         written = write_workload(shaking.workload(workload, run), save_workload,

@@ -1,6 +1,8 @@
 """simulate(): a workload in, a result with every setting written out."""
 from __future__ import annotations
 
+import inspect
+
 from wla.archive.errors import UsageError
 from wla.archive.processors import RULE as PROCESSORS_RULE
 
@@ -23,6 +25,27 @@ EVENT_ORDER = {
 TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneous arrivals in reverse log order"}
 
 
+def _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes):
+    """Refuse a setting the simulator does not have; the estimator the text names."""
+    check_options(policy, overrun, ties, passes, procs=procs, tau=tau, warmup=warmup,
+                  load_factor=load_factor, seed=seed)
+    return parse_estimator(estimate)
+
+
+def check_settings(**options) -> None:
+    """Refuse, without simulating, what simulate() would refuse given these
+    keyword arguments (its defaults for the others): a study checks every
+    point before any process starts."""
+    try:
+        bound = inspect.signature(simulate).bind(None, **options)
+    except TypeError as e:
+        raise UsageError(f"not an option of the simulator: {e}") from None
+    bound.apply_defaults()
+    a = bound.arguments
+    _checked(a["policy"], a["estimate"], a["overrun"], a["procs"], a["tau"], a["warmup"], a["load_factor"],
+             a["seed"], a["ties"], a["passes"])
+
+
 def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: str = "truncate",
              procs: int | None = None, tau: float = TAU, warmup: float = WARMUP,
              stop_at_last_arrival: bool = True, exclude: str | None = None, load_factor: float = 1.0,
@@ -31,9 +54,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     archive's column names, or a DuckDB relation) on P processors.
     `exclude` picks jobs that are simulated but not measured; `procs`
     overrides the machine size; `load_factor` divides interarrival times."""
-    check_options(policy, overrun, ties, passes, procs=procs, tau=tau, warmup=warmup,
-                  load_factor=load_factor, seed=seed)
-    estimator = parse_estimator(estimate)
+    estimator = _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes)
     if not isinstance(workload, Workload):
         if hasattr(workload, "df") and not type(workload).__module__.startswith("pandas"):
             workload = workload.df()  # a DuckDB relation

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from wla.archive.errors import UsageError
@@ -23,9 +24,11 @@ from wla.archive.progress import Progress, tell
 from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
-from .perturb import check_shaking
 from .shake import Shaking
 from .summary import METRIC_NAMES, metric_values, summarize, t_quantile
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,21 @@ class CompareResult:
     settings: dict
     configurations: list  # per side: name, source, options
     metrics: dict  # per metric: a, b (summaries), difference, survives, verdict, wrong_conclusion
-    runs: Any  # DataFrame: run, then each metric for a and b
+    values: np.ndarray  # [side, run, metric]; run 0 is the single run
+
+    @cached_property
+    def runs(self) -> pd.DataFrame:
+        """One row per run: run, seed, shaken, then each metric for a and b
+        (built when asked for: pandas is not needed to print)."""
+        import pandas as pd
+
+        n = self.values.shape[1]
+        frame = pd.DataFrame({"run": np.arange(n), "seed": np.full(n, self.settings["shaking"]["seed"]),
+                              "shaken": np.arange(n) > 0})
+        for k, name in enumerate(METRIC_NAMES):
+            frame[f"{name}_a"] = self.values[0, :, k]
+            frame[f"{name}_b"] = self.values[1, :, k]
+        return frame
 
     def summary(self) -> dict:
         return {"settings": self.settings, "configurations": self.configurations, "metrics": self.metrics}
@@ -135,12 +152,9 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
             dask: str | None = None, progress: Progress | None = None) -> CompareResult:
     """Simulate both configurations unshaken and on `runs` shaken workloads
     (paired by run index); the result is the same on any executor."""
-    import pandas as pd
-
-    check_shaking(attribute, degree, relative, jobs)
+    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
-    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
     confs = tuple(Configuration(c.name, c.workload, {**c.options, "seed": seed}) for c in (a, b))
     study = CompareStudy(confs, shaking)
     values = np.full((2, runs + 1, len(METRIC_NAMES)), np.nan)
@@ -158,11 +172,6 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
         va, vb = values[0, :, k], values[1, :, k]
         metrics[name] = {"a": summarize(va[1:], float(va[0])), "b": summarize(vb[1:], float(vb[0])),
                          "difference": verdict(float(vb[0] - va[0]), vb[1:] - va[1:])}
-    n = runs + 1
-    frame = pd.DataFrame({"run": np.arange(n), "seed": np.full(n, seed), "shaken": np.arange(n) > 0})
-    for k, name in enumerate(METRIC_NAMES):
-        frame[f"{name}_a"] = values[0, :, k]
-        frame[f"{name}_b"] = values[1, :, k]
     sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.options} for c in confs]
     settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
-    return CompareResult(settings=settings, configurations=sides, metrics=metrics, runs=frame)
+    return CompareResult(settings=settings, configurations=sides, metrics=metrics, values=values)

@@ -34,6 +34,12 @@ class Shaking:
     jobs: float = 100.0  # percent of jobs shaken
     seed: int = 0
 
+    @classmethod
+    def checked(cls, attribute: str, degree: float, relative: float | None, jobs: float, seed: int) -> Shaking:
+        """The settings of a study, refused here if perturb would refuse them."""
+        check_shaking(attribute, degree, relative, jobs)
+        return cls(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
+
     def workload(self, original: Workload, run: int) -> Workload:
         """Run `run`'s workload: the original for run 0."""
         if run == 0:
@@ -90,12 +96,11 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
     the cores) or the Dask cluster at `dask`. The result is the same for any
     number of workers and on any cluster. `seed` seeds the shaking and is
     passed to the simulation (badness estimates) unchanged for every run."""
-    check_shaking(attribute, degree, relative, jobs)
+    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
     if "seed" in options:
         raise UsageError("give the study's seed once, as `seed`")
-    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
     options = {**options, "seed": seed}
     first = simulate(workload, **options)  # the original, and a check of every option before any process starts
     study = Study(workload, shaking, options)

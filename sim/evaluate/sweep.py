@@ -16,14 +16,11 @@ import numpy as np
 from wla.archive.errors import UsageError
 from wla.archive.progress import Progress, tell
 
-from ..predictors import parse_estimator
-from ..reference import check_options
-from ..simulate import TAU, WARMUP, simulate
+from ..simulate import check_settings, simulate
 from ..workload import Workload
 from .executors import executor
 from .grid import PARAMETERS, options_at, points
 from .journal import Journal
-from .perturb import check_shaking
 from .shake import Shaking
 from .summary import METRIC_NAMES, metric_values, summarize
 
@@ -106,7 +103,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
     `journal` file, each run is recorded as it finishes and `resume`
     finishes an interrupted sweep; the journal is left for the caller to
     remove once the table is kept."""
-    check_shaking(attribute, degree, relative, jobs)
+    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
     if runs < 0:
         raise UsageError(f"--runs is at least 0, not {runs}")
     if "seed" in options:
@@ -115,13 +112,12 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
     clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options)
     if clash:
         raise UsageError(f"{', '.join(clash)} is swept by a --grid; do not also give it as an option")
-    shaking = Shaking(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
     options = {**options, "seed": seed}
     sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
     workloads = {P: resized(workload, P) for P in sizes}
     study = SweepStudy(workloads, workload.P, shaking, options, grid_points)
     for values in {tuple(sorted(options_at(pt).items())) for pt in grid_points}:
-        _check({**options, **dict(values)})  # every point's options, before any process starts
+        check_settings(**{**options, **dict(values)})  # every point's options, before any process starts
     settings = {"grids": {n: v for n, v in grids}, "points": len(grid_points), "runs": runs,
                 "shaking": shaking.as_dict(), "simulate": options}
     spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
@@ -160,15 +156,6 @@ def workload_digest(workload: Workload) -> str:
     for name in ("job", "submit", "run", "procs", "estimate", "user", "excluded"):
         h.update(np.ascontiguousarray(getattr(workload, name)).tobytes())
     return h.hexdigest()
-
-
-def _check(options: dict) -> None:
-    """Refuse options simulate() would refuse, without simulating."""
-    opts = {k: v for k, v in options.items() if k in ("policy", "overrun", "ties", "passes")}
-    check_options(opts.get("policy", "easy"), opts.get("overrun", "truncate"), opts.get("ties", "log"),
-                  opts.get("passes", "instant"), tau=options.get("tau", TAU), warmup=options.get("warmup", WARMUP),
-                  load_factor=options.get("load_factor", 1.0), seed=options["seed"])
-    parse_estimator(options.get("estimate", "user"))
 
 
 def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: int, seed: int) -> pd.DataFrame:
