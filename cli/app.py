@@ -19,7 +19,7 @@ from .coercion import plain_coercion
 # published, simulated.
 FLOW = ("ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
         "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
-        "simulate", "shake", "sweep", "compare", "esp", "doctor")
+        "simulate", "shake", "sweep", "compare", "users", "resample", "esp", "doctor")
 
 
 class _Commands(TyperGroup):

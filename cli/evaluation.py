@@ -9,7 +9,7 @@ import typer
 
 from . import options, progress, text
 from .app import app, context
-from .present import show
+from .present import show, warn
 
 
 def _save(ctx, frame, summary: str, target: Optional[str]) -> Optional[str]:
@@ -93,6 +93,7 @@ def shake_cmd(
 
         plot_shake(result, plot, metric)
     show(result.summary(), as_json, text.shaking)
+    warn(result.warnings)
     if check:
         typer.echo(f"all {runs + 1} schedules checked: valid", err=True)
     if saved:
@@ -209,6 +210,7 @@ def sweep_cmd(
 
         plot_sweep(result, plot, plot_to)
     show(result.summary(), as_json, partial(text.sweep, metric=metric))
+    warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
@@ -279,5 +281,6 @@ def compare_cmd(
                          progress=shown)
     saved = _save(ctx, result.runs, result.to_json(), save_to)
     show(result.summary(), as_json, text.comparison)
+    warn(result.warnings)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)

@@ -11,7 +11,7 @@ import typer
 from wla.archive import jit
 from wla.archive.errors import Escaped, OptionError, WlaError, one_line
 
-from . import analysis, cleaning, doctor, evaluation, logs, simulation  # noqa: F401  (register their commands)
+from . import analysis, cleaning, doctor, evaluation, logs, resampling, simulation  # noqa: F401  (register their commands)
 from .app import RUN, app
 
 TRACEBACK_ENV = "WLA_TRACEBACK"

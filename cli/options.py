@@ -221,6 +221,35 @@ _SIDE = ("What sets {} apart, KEY=VALUE (repeatable): version, exclude, procs, p
 SideA = typer.Option([], "--a", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("A"))
 SideB = typer.Option([], "--b", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("B"))
 
+# -- users and resampling -------------------------------------------------------------------------
+
+POOLS = "wla.sim.evaluate.resample.workload:read_source"
+RESAMPLE = "wla.sim.evaluate.resample.workload:resample"
+LongTermWeeks = from_library("--long-term-weeks", source=f"{POOLS}.long_term_weeks",
+                             help="A user is long-term when its first to last submit spans this many weeks")
+EdgeWeeks = from_library("--edge-weeks", source=f"{POOLS}.edge_weeks",
+                         help="A temporary user wholly within this many weeks of the log's start or end is discarded")
+RareBehavior = typer.Option([], "--rb", show_default=False, metavar="USER:BEGIN:END",
+                            help="Move USER's jobs submitted in [BEGIN, END] (seconds or dates, e.g. "
+                                 "42:1998-05-01:1998-05-07) to the rare-behavior pool (repeatable)")
+RareFromFlurries = from_library("--rb-from-flurries", source=f"{RESAMPLE}.rb_from_flurries",
+                                help="Take the rare-behavior triples from the candidates of `wla flurries`")
+Weeks = from_library("--weeks", source=f"{RESAMPLE}.weeks", show_default=False,
+                     help="Length of the workload in weeks [default: the log's]")
+Load = from_library("--load", source=f"{RESAMPLE}.load",
+                    help="Multiplies the long-term users, the initial temporary users and the arrival rate")
+LongTerm = from_library("--long-term", source=f"{RESAMPLE}.long_term", show_default=False,
+                        help="Long-term users [default: the log's]")
+Temporary = from_library("--temporary", source=f"{RESAMPLE}.temporary", show_default=False,
+                         help="Initial temporary users [default: those active per week in the log, on average]")
+ArrivalRate = from_library("--arrival-rate", source=f"{RESAMPLE}.arrival_rate", show_default=False,
+                           help="New temporary users per week [default: the log's average]")
+RbNpw = from_library("--rb-npw", source=f"{RESAMPLE}.rb_npw",
+                     help="Rare-behavior users among each week's new temporary users, on average")
+ResampleSeed = from_library("--seed", source=f"{RESAMPLE}.seed", help="Seed: the same seed gives the same workload")
+ResampleName = typer.Option(None, "--name", show_default=False,
+                            help="Store the workload in the archive as this log [default: LOG-rSEED]")
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",

@@ -24,6 +24,12 @@ def show(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     typer.echo(to_json(data) if as_json else text(data))
 
 
+def warn(messages: list[str]) -> None:
+    """What the user should know about a result, one line each on stderr."""
+    for message in messages:
+        typer.echo(f"wla: warning: {message}", err=True)
+
+
 def to_json(data: Any) -> str:
     return json.dumps(plain(data), indent=1)
 

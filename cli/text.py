@@ -282,9 +282,17 @@ def simulation(summary: dict) -> str:
     util = "-" if m["utilization"] is None else f"{m['utilization']:.1%}"
     lines.append(f"utilization {util}   throughput {_number(m['throughput_per_hour'])} jobs/hour   "
                  f"makespan {_number(m['makespan'])} s")
+    lines.append(saturation_line(m["saturation"]))
     shown = ("tau", "warmup", "stop_at_last_arrival", "exclude", "load_factor", "seed", "ties", "passes")
     lines.append("settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in shown))
     return "\n".join(lines)
+
+
+def saturation_line(sat: dict) -> str:
+    if sat["slope"] is None:
+        return f"saturated: no (too short to tell: {sat['weeks']} weeks to fit)"
+    return (f"saturated: {'YES' if sat['saturated'] else 'no'} (backlog slope {sat['slope']:.2f} jobs/week "
+            f"over {sat['weeks']} weeks)")
 
 
 def _g(x: float | None) -> str:
@@ -319,6 +327,8 @@ def shaking(summary: dict) -> str:
         lines.append(f"{name:24}{_g(m['original']):>13}{_g(m['mean']):>13}{_g(m['std']):>11}"
                      f"{ci:>27}{span:>23}{_pct_text(m['distance_pct'], True):>10}{near:>11}")
     lines.append("")
+    if summary["saturated"]["original"]:
+        lines.append("the original run saturated: its metrics describe the log's length, not the policy")
     lines.append("distance: (shaken mean - original) / original; within 1%: share of runs within 1% of the original")
     return "\n".join(lines)
 
@@ -398,3 +408,35 @@ def doctor(data: dict[str, Any]) -> str:
     if any(c["state"] != "warm" for c in data["compiled"]):
         lines.append("a cold part is compiled by its first run (seconds to a minute); `wla doctor --warm` does it now")
     return "\n".join(lines)
+
+
+def users(summary: dict, log: str) -> str:
+    """Users and jobs per class, and the figures a resampled workload starts from."""
+    th = summary["thresholds"]
+    lines = [f"{log}: {summary['jobs']:,} jobs over {summary['weeks']} weeks; long-term from "
+             f"{th['long_term_weeks']:g} weeks of activity, discarded within {th['edge_weeks']:g} weeks "
+             "of the start or end", "", f"{'class':16}{'users':>8}{'jobs':>10}"]
+    for name, c in summary["classes"].items():
+        lines.append(f"{name:16}{c['users']:>8,}{c['jobs']:>10,}")
+    if summary["unknown_user_jobs"] or summary["unknown_submit_jobs"]:
+        lines.append(f"not in any pool: {summary['unknown_user_jobs']:,} jobs of unknown users, "
+                     f"{summary['unknown_submit_jobs']:,} of unknown submit time")
+    lines += ["", f"temporary users active per week: {summary['temporary_active_per_week']:.2f} on average",
+              f"new temporary users per week: {summary['temporary_arrivals_per_week']:.2f} on average"]
+    if summary["rare_behavior"]:
+        lines.append(f"rare-behavior triples: {len(summary['rare_behavior'])}")
+    return "\n".join(lines)
+
+
+def resampled(data: dict) -> str:
+    s, f = data["settings"], data["figures"]
+    return "\n".join([
+        f"stored {data['name']}: a resampled workload of {data['source']}, seed {s['seed']}",
+        f"{data['jobs']:,} jobs of {data['users']:,} user instances over {f['weeks']} weeks"
+        + (f"; {data['rare_behavior_jobs']:,} rare-behavior jobs (not measured)" if data["rare_behavior_jobs"] else ""),
+        f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
+        f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} in all"
+        + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")",
+        f"load {s['load']:g}: simulate it with `wla simulate {data['name']}`, export it with "
+        f"`wla export {data['name']} -o FILE.swf`",
+    ])

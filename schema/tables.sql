@@ -194,3 +194,26 @@ CREATE TABLE IF NOT EXISTS computed_drops (
     line_no    INTEGER NOT NULL,
     reason     VARCHAR NOT NULL
 );
+
+-- Logs wla generated from another (logs.kind 'resampled'): the method, every
+-- parameter and the seed as JSON, and the wla that made them.
+CREATE TABLE IF NOT EXISTS derived_logs (
+    log_id        INTEGER PRIMARY KEY,
+    method        VARCHAR NOT NULL,
+    source_log_id INTEGER NOT NULL,
+    parameters    VARCHAR NOT NULL,
+    wla_version   VARCHAR NOT NULL
+);
+
+-- Each job of a resampled log: the job of the source it copies, and the user
+-- instance it belongs to, (source user, replica); rare marks the jobs of
+-- rare-behavior users, which simulations do not measure.
+CREATE TABLE IF NOT EXISTS resampled_jobs (
+    log_id      INTEGER NOT NULL,
+    job         BIGINT NOT NULL,
+    source_line INTEGER NOT NULL,
+    source_job  BIGINT NOT NULL,
+    source_user BIGINT NOT NULL,
+    replica     INTEGER NOT NULL,
+    rare        BOOLEAN NOT NULL
+);

@@ -5,18 +5,24 @@
 -- converted_from is 'FILE (FORMAT)'). A version is built by a recipe from an
 -- original or from a version of it, is named ORIGINAL@VERSION, and holds jobs
 -- of its original again: `WHERE kind = 'original'` takes each job once.
--- A version's converted_from is its original's.
+-- A version's converted_from is its original's. A resampled log (`wla
+-- resample`) copies jobs of its source, a log or a version: its original is
+-- the source's original.
 CREATE OR REPLACE VIEW log_kinds AS
 SELECT
     l.log_id,
     l.name,
-    CASE WHEN l.kind = 'version' THEN 'version' ELSE 'original' END AS kind,
-    coalesce(o.name, l.name) AS original,
+    CASE WHEN l.kind IN ('version', 'resampled') THEN l.kind ELSE 'original' END AS kind,
+    coalesce(o.name, so.name, s.name, l.name) AS original,
     v.version,
-    nullif(regexp_extract(coalesce(o.conversion, l.conversion), '^wla \S+ from (.+)$', 1), '') AS converted_from
+    nullif(regexp_extract(coalesce(o.conversion, so.conversion, s.conversion, l.conversion),
+                          '^wla \S+ from (.+)$', 1), '') AS converted_from
 FROM logs AS l
 LEFT JOIN versions AS v ON v.log_id = l.log_id
-LEFT JOIN logs AS o ON o.log_id = v.base_log_id;
+LEFT JOIN logs AS o ON o.log_id = v.base_log_id
+LEFT JOIN logs AS s ON s.log_id = l.source_log_id AND l.kind = 'resampled'
+LEFT JOIN versions AS sv ON sv.log_id = s.log_id
+LEFT JOIN logs AS so ON so.log_id = sv.base_log_id;
 
 -- The typed view of all jobs: -1 becomes NULL, and the times a question
 -- usually needs are derived. Local time uses the log's TimeZoneString; when

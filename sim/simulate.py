@@ -11,6 +11,7 @@ from .metrics import job_metrics, measured, summarize
 from .predictors import parse_estimator, scheduler_estimates
 from .reference import apply_overrun, check_options
 from .result import SimResult
+from .saturation import saturation
 from .schedule import schedule_adjusted
 from .workload import ESTIMATE_RULE, REASONS, Workload, from_frame
 
@@ -83,6 +84,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     per_job = job_metrics(submit, start, held, tau)
     measure = measured(submit, end, order, w.excluded, warmup, stop_at_last_arrival)
     summary = summarize(per_job, measure, start, end, w.procs, submit, P)
+    summary["saturation"] = saturation(submit, end)
     counts = {
         "jobs": w.total,
         "simulated": len(w),

@@ -164,7 +164,8 @@ def from_frame(frame: pd.DataFrame | Columns, procs: int | None = None, exclude:
     job = _ids(frame, "job", np.arange(1, n + 1, dtype=np.int64))
     excluded = exclusion_mask(frame, exclude, clock)
     if "excluded" in frame.columns:
-        excluded = excluded | frame["excluded"].fillna(False).to_numpy(dtype=bool)
+        marked = frame["excluded"]
+        excluded = excluded | (marked if isinstance(marked, np.ndarray) else marked.fillna(False)).astype(bool)
 
     reason = np.full(n, -1)
     checks = (np.isnan(run), np.isnan(width), np.isnan(submit) | (submit < 0), width > procs)
@@ -210,9 +211,27 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
         # all 18 fields, for --exclude (which DuckDB evaluates over a DataFrame)
         frame = archive.df(log_query(archive, name)) if exclude is not None else Columns(log_arrays(archive, name))
         source = {"log": name}
+        rare = _rare_behavior(archive, name, frame)
+        if rare is not None:  # a resampled log: its rare-behavior jobs are simulated, not measured
+            frame = frame.assign(excluded=rare) if exclude is not None else Columns({**frame.arrays, "excluded": rare})
+            source["rare_behavior_jobs"] = int(rare.sum())
     machine = procs if procs is not None else facts.get("machine_size")
     clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))
     source["procs_from"] = "given" if procs is not None else (
         facts.get("machine_size_source") or "unknown")
     source["exclude"] = exclude
     return from_frame(frame, machine, exclude, clock, source)
+
+
+def _rare_behavior(archive: Archive, name: str, frame: pd.DataFrame | Columns) -> np.ndarray | None:
+    """The rare-behavior flag of each job of a resampled log, None for any other log."""
+    [(kind,)] = archive.con.execute("SELECT kind FROM logs WHERE name = ?", [name]).fetchall()
+    if kind != "resampled":
+        return None
+    flags = archive.con.execute(
+        "SELECT j.job, r.rare FROM jobs AS j JOIN resampled_jobs AS r USING (log_id, job) "
+        "WHERE j.log_id = ? ORDER BY j.line_no", [archive.log_id(name)]).fetchnumpy()
+    rare = np.asarray(flags["rare"], dtype=bool)
+    if len(rare) != len(frame) or not np.array_equal(np.asarray(flags["job"]), np.asarray(frame["job"])):
+        raise UsageError(f"{name}: the archive's resampled_jobs does not match the log's jobs")
+    return rare

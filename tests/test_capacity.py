@@ -427,16 +427,20 @@ def test_ricc_report_matches_sql(real_archive):
     assert (r.exceptions, r.ceiling) == (want.iloc[0], want.iloc[1])
 
 
-@pytest.mark.parametrize("name", ["SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln",
-                                  "KTH-SP2-1996-2.1-cln", "HPC2N-2002-2.2-cln", "SDSC-Par-1996-3.1-cln"])
-def test_deletions_resolve_every_exception(real_archive, name):
-    jobs, size = load(real_archive, name)
-    c = capacity_deletions(jobs, size, threshold=1.0)
+def resolves_every_exception(c, jobs, size) -> None:
     assert c.applied and c.optimal  # the default limits leave these logs proven optimal
     assert c.gap == {"L": 0, "S": 0.0} and c.proof("L") == c.proof("S") == "optimal"
     assert len(c.deletions) == c.deleted[c.chosen] > 0
     assert usage_exceptions(jobs[~jobs.line_no.isin(lines(c))], size) == 0
     assert c.deletions.line_no.is_monotonic_increasing
+
+
+# CTC's is checked by the node-limit test, which needs its optimum anyway.
+@pytest.mark.parametrize("name", ["SDSC-SP2-1998-4.2-cln", "KTH-SP2-1996-2.1-cln", "HPC2N-2002-2.2-cln",
+                                  "SDSC-Par-1996-3.1-cln"])
+def test_deletions_resolve_every_exception(real_archive, name):
+    jobs, size = load(real_archive, name)
+    resolves_every_exception(capacity_deletions(jobs, size, threshold=1.0), jobs, size)
 
 
 def test_deletions_are_deterministic(real_archive):
@@ -458,7 +462,7 @@ def test_node_limit_keeps_a_feasible_deletion(real_archive):
     assert "node limit" in set(c.components.method_S)
     assert usage_exceptions(jobs[~jobs.line_no.isin(lines(c))], size) == 0
     best = capacity_deletions(jobs, size, threshold=1.0)
-    assert best.optimal
+    resolves_every_exception(best, jobs, size)
     stopped = c.components.method_S != "optimal"
     exact = best.components.bound_S  # proven optimal: the bound is the optimum
     assert (c.components.bound_S[stopped] <= exact[stopped] + 1e-6).all()
@@ -470,15 +474,13 @@ def test_node_limit_keeps_a_feasible_deletion(real_archive):
 def test_limits_give_the_same_deletions_every_time(real_archive):
     """Where limits bind (nodes, and windows for the programs above 5,000
     nonzeros), the same input gives the same deletions: run again on one
-    worker, and on two (other finishing orders) with the jobs in another order."""
+    worker and on two (other finishing orders) with the jobs in another order."""
     jobs, size = load(real_archive, "CTC-SP2-1996-3.1-cln")
     limits = dict(threshold=1.0, node_limit=1, size_limit=5000)
     one = capacity_deletions(jobs, size, **limits, workers=1)
     assert {"node limit", "size limit"} <= set(one.components.method_S)
-    for workers, order in ((1, 0), (2, 5)):
-        again = capacity_deletions(jobs.sample(frac=1, random_state=order) if order else jobs, size,
-                                   **limits, workers=workers)
-        assert again.as_dict() == one.as_dict()
+    again = capacity_deletions(jobs.sample(frac=1, random_state=5), size, **limits, workers=2)
+    assert again.as_dict() == one.as_dict()
     assert usage_exceptions(jobs[~jobs.line_no.isin(lines(one))], size) == 0
 
 

@@ -60,11 +60,12 @@ def test_each_side_is_the_shaking_study_of_its_configuration(workload):
 
 def test_the_command_reports_the_paired_difference_of_its_runs(archive_file, tmp_path):
     out = tmp_path / "c.parquet"
-    r = wla("compare", LOG, "--a", "policy=easy", "--b", "policy=fcfs", "--runs", "5", "--seed", "1",
+    r = wla("compare", LOG, "--a", "policy=easy", "--b", "policy=conservative", "--runs", "5", "--seed", "1",
             "--workers", "1", "--save", out, "--json", archive=archive_file)
     assert r.status == 0, r.err
     data = json.loads(r.out)
     runs = pd.read_parquet(out)
+    assert not runs[["saturated_a", "saturated_b"]].to_numpy().any() and "warning" not in r.err
     for name in ("wait_mean", "bounded_slowdown_mean", "utilization"):
         a, b = runs[f"{name}_a"], runs[f"{name}_b"]
         d = (b - a).iloc[1:]
@@ -75,9 +76,28 @@ def test_the_command_reports_the_paired_difference_of_its_runs(archive_file, tmp
         assert got["ci_low"] == pytest.approx(d.mean() - half, rel=1e-9, abs=1e-12)
         assert got["wrong_conclusion"] == pytest.approx((np.sign(d) != np.sign(d.mean())).mean())
         assert data["metrics"][name]["a"]["original"] == a.iloc[0]
-    # FCFS waits far longer than EASY on this log: a real effect survives
+    # conservative waits longer than EASY on this log: a real effect survives
     assert data["metrics"]["wait_mean"]["difference"]["survives"] is True
-    assert [c["name"] for c in data["configurations"]] == ["policy=easy", "policy=fcfs"]
+    assert [c["name"] for c in data["configurations"]] == ["policy=easy", "policy=conservative"]
+
+
+def test_pairs_where_either_side_saturated_are_left_out(archive_file, tmp_path):
+    """FCFS saturates SDSC-SP2 (its backlog grows all along): every pair is
+    left out of the summaries, and the command says so."""
+    out = tmp_path / "c.parquet"
+    r = wla("compare", LOG, "--b", "policy=fcfs", "--runs", "3", "--workers", "1", "--save", out, "--json",
+            archive=archive_file)
+    assert r.status == 0, r.err
+    runs = pd.read_parquet(out)
+    assert (runs.saturated_b == 1).all() and (runs.saturated_a == 0).all()
+    assert (runs.saturation_slope_b > 1).all() and (runs.saturation_slope_a <= 1).all()
+    data = json.loads(r.out)
+    assert data["saturated"] == {"single_a": False, "single_b": True, "shaken_pairs": 3}
+    wait = data["metrics"]["wait_mean"]
+    assert wait["a"]["runs"] == wait["b"]["runs"] == 0 and wait["difference"]["mean"] is None
+    assert wait["b"]["original"] == runs.wait_mean_b[0]  # the single runs are still shown
+    assert r.err.splitlines()[0] == ("wla: warning: 3 of 3 shaken pairs saturated (backlog growing by more than "
+                                     "1 job a week) and are left out of the summaries")
 
 
 def test_an_exclusion_on_one_side_measures_fewer_jobs(archive_file):
@@ -93,9 +113,9 @@ def test_an_exclusion_on_one_side_measures_fewer_jobs(archive_file):
 
 
 def test_text_names_both_sides_and_each_verdict(archive_file):
-    r = wla("compare", LOG, "--b", "policy=fcfs", "--runs", "3", "--workers", "1", archive=archive_file)
+    r = wla("compare", LOG, "--b", "policy=conservative", "--runs", "3", "--workers", "1", archive=archive_file)
     assert r.status == 0, r.err
-    assert r.out.startswith("A: as given") and "B: policy=fcfs" in r.out
+    assert r.out.startswith("A: as given") and "B: policy=conservative" in r.out
     line = next(x for x in r.out.splitlines() if x.startswith("wait_mean "))
     assert line.endswith("survives")
 

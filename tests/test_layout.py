@@ -19,7 +19,7 @@ from wla.archive.swf.layout import Layout, render_lines, spell
 from wla.archive.swf.reader import parse_bytes
 from wla.archive.swf.tokenizer import Scan
 
-MANY = settings(max_examples=400, deadline=None, database=None,
+MANY = settings(max_examples=250, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 

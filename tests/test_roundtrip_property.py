@@ -336,7 +336,7 @@ def fast_and_slow_paths_agree_on_valid_lines(case):
 
 # Half the examples by default; 300 more (other ones: another test's seed) in the slow step.
 LINES = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-test_fast_and_slow_paths_agree_on_valid_lines = settings(LINES, max_examples=150)(
+test_fast_and_slow_paths_agree_on_valid_lines = settings(LINES, max_examples=100)(
     given(valid_lines())(fast_and_slow_paths_agree_on_valid_lines))
 
 
@@ -417,7 +417,7 @@ def fast_and_slow_paths_agree_on_any_tokens(toks, sep):
 
 
 TOKENS = given(any_tokens(), st.text(alphabet=" \t", min_size=1, max_size=2))
-test_fast_and_slow_paths_agree_on_any_tokens = settings(max_examples=150, deadline=None, database=None)(
+test_fast_and_slow_paths_agree_on_any_tokens = settings(max_examples=100, deadline=None, database=None)(
     TOKENS(fast_and_slow_paths_agree_on_any_tokens))
 
 

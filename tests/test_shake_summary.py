@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.sim import from_frame, simulate
-from wla.sim.evaluate.summary import METRIC_NAMES, metric_values, summarize, t_quantile
+from wla.sim.evaluate.summary import METRIC_NAMES, RUN_COLUMNS, metric_values, summarize, t_quantile
 
 # Student's t, 97.5th percentile, solved to 50 digits from the closed-form
 # CDFs (tables give 3.182446305284263, within 2e-13 of it)
@@ -125,16 +125,19 @@ METRICS = {
     "throughput_per_hour": None,
     "makespan": 8.0,
     "interval": [0.0, 1.0],
+    "saturation": {"saturated": True, "slope": 2.5, "weeks": 9},
 }
 
 
 def test_metric_values_reads_a_metrics_dict():
-    """The study's columns, in METRIC_NAMES order; None becomes NaN."""
+    """The study's columns, in RUN_COLUMNS order (the metrics, then whether
+    the run saturated and its slope); None becomes NaN."""
     assert METRIC_NAMES == ("wait_mean", "wait_median", "wait_p95", "response_mean", "bounded_slowdown_mean",
                             "bounded_slowdown_median", "bounded_slowdown_p95", "utilization",
                             "throughput_per_hour", "makespan")
+    assert RUN_COLUMNS == METRIC_NAMES + ("saturated", "saturation_slope")
     got = metric_values(METRICS)
-    want = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, math.nan, 0.75, math.nan, 8.0)
+    want = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, math.nan, 0.75, math.nan, 8.0, 1.0, 2.5)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert (math.isnan(g) and math.isnan(w)) or g == w
@@ -149,9 +152,10 @@ def test_metric_values_of_a_simulation():
                                  "req_time": [100.0, 50.0], "user_id": [1, 2]}), procs=1)
     got = metric_values(simulate(w, warmup=0, stop_at_last_arrival=False).metrics)
     # waits 0, 90; responses 100, 140; bounded slowdowns 1, 2.8; busy all of [0, 150]; 2 jobs in 150 s
-    want = (45.0, 45.0, 85.5, 120.0, 1.9, 1.9, 1 + 0.95 * 1.8, 1.0, 2 / 150 * 3600, 150.0)
-    assert got == pytest.approx(want, rel=REL)
+    # one week from the first arrival to the last: too short to tell, not saturated, no slope
+    want = (45.0, 45.0, 85.5, 120.0, 1.9, 1.9, 1 + 0.95 * 1.8, 1.0, 2 / 150 * 3600, 150.0, 0.0)
+    assert got[:11] == pytest.approx(want, rel=REL) and math.isnan(got[11])
     got = metric_values(simulate(w).metrics)
     assert all(math.isnan(x) for x in got[:7])
     # measured until the last arrival, [0, 10]: the processor busy throughout, no job ending in it
-    assert got[7:] == (1.0, 0.0, 150.0)
+    assert got[7:11] == (1.0, 0.0, 150.0, 0.0)

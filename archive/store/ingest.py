@@ -244,6 +244,13 @@ def _check_replaceable(con: duckdb.DuckDBPyConnection, plan: _Plan) -> None:
         raise LogExists(f"{plan.path}: {plan.name!r} is a cleaned version; ingest the file under another name")
     found = con.execute("SELECT name FROM versions WHERE base_log_id = ? OR source_log_id = ? ORDER BY name",
                         [plan.log_id, plan.log_id]).fetchall()
+    if kind and kind[0][0] == "resampled":
+        raise LogExists(f"{plan.path}: {plan.name!r} is a resampled workload; ingest the file under another name")
+    derived = con.execute("SELECT name FROM logs WHERE source_log_id = ? AND kind = 'resampled' ORDER BY name",
+                          [plan.log_id]).fetchall()
+    if derived:
+        raise LogExists(f"{plan.path}: {plan.name!r} has resampled workloads ({', '.join(r[0] for r in derived)}); "
+                        "it cannot be replaced (ingest the file under another name)")
     if found:
         raise LogExists(f"{plan.path}: {plan.name!r} has cleaned versions ({', '.join(r[0] for r in found)}); "
                         "it cannot be replaced (ingest the file under another name)")

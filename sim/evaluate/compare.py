@@ -25,7 +25,7 @@ from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
 from .shake import Shaking
-from .summary import METRIC_NAMES, metric_values, summarize, t_quantile
+from .summary import METRIC_NAMES, RUN_COLUMNS, SATURATED, metric_values, saturated_note, summarize, t_quantile
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,13 +69,26 @@ class CompareResult:
         n = self.values.shape[1]
         frame = pd.DataFrame({"run": np.arange(n), "seed": np.full(n, self.settings["shaking"]["seed"]),
                               "shaken": np.arange(n) > 0})
-        for k, name in enumerate(METRIC_NAMES):
+        for k, name in enumerate(RUN_COLUMNS):
             frame[f"{name}_a"] = self.values[0, :, k]
             frame[f"{name}_b"] = self.values[1, :, k]
         return frame
 
+    @property
+    def saturated(self) -> dict:
+        """Whether each single run saturated, and the shaken pairs left out because either side did."""
+        flags = self.values[:, :, SATURATED] == 1
+        return {"single_a": bool(flags[0, 0]), "single_b": bool(flags[1, 0]),
+                "shaken_pairs": int((flags[0, 1:] | flags[1, 1:]).sum())}
+
+    @property
+    def warnings(self) -> list[str]:
+        note = saturated_note(self.saturated["shaken_pairs"], self.values.shape[1] - 1, "shaken pairs")
+        return [note] if note else []
+
     def summary(self) -> dict:
-        return {"settings": self.settings, "configurations": self.configurations, "metrics": self.metrics}
+        return {"settings": self.settings, "configurations": self.configurations, "saturated": self.saturated,
+                "metrics": self.metrics}
 
     def to_json(self) -> str:
         return json.dumps(self.summary(), indent=2)
@@ -157,7 +170,7 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
         raise UsageError(f"--runs is at least 1, not {runs}")
     confs = tuple(Configuration(c.name, c.workload, {**c.options, "seed": seed}) for c in (a, b))
     study = CompareStudy(confs, shaking)
-    values = np.full((2, runs + 1, len(METRIC_NAMES)), np.nan)
+    values = np.full((2, runs + 1, len(RUN_COLUMNS)), np.nan)
     for c in (0, 1):  # the single runs here: every option checked before any process starts
         values[c, 0] = compare_run(study, (c, 0))
     total, done = 2 * runs, 0
@@ -168,10 +181,11 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
             done += 1
             tell(progress, done, total, "")
     metrics = {}
+    kept = (values[0, 1:, SATURATED] != 1) & (values[1, 1:, SATURATED] != 1)  # pairs where neither saturated
     for k, name in enumerate(METRIC_NAMES):
         va, vb = values[0, :, k], values[1, :, k]
-        metrics[name] = {"a": summarize(va[1:], float(va[0])), "b": summarize(vb[1:], float(vb[0])),
-                         "difference": verdict(float(vb[0] - va[0]), vb[1:] - va[1:])}
+        metrics[name] = {"a": summarize(va[1:][kept], float(va[0])), "b": summarize(vb[1:][kept], float(vb[0])),
+                         "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept])}
     sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.options} for c in confs]
     settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
     return CompareResult(settings=settings, configurations=sides, metrics=metrics, values=values)

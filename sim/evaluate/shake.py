@@ -17,7 +17,16 @@ from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
 from .perturb import RULES, check_shaking, perturb, run_rng
-from .summary import METRIC_NAMES, metric_values, prepare, summarize
+from .summary import (
+    METRIC_NAMES,
+    RUN_COLUMNS,
+    SATURATED,
+    metric_values,
+    prepare,
+    saturated_note,
+    summarize,
+    unsaturated,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,7 +80,7 @@ def one_run(study: Study, run: int) -> tuple[float, ...]:
 class ShakeResult:
     settings: dict  # the simulation's settings and the shaking's
     source: dict
-    values: np.ndarray  # per run (row 0: the original), each metric of METRIC_NAMES
+    values: np.ndarray  # per run (row 0: the original), each column of RUN_COLUMNS
     summaries: dict = field(default_factory=dict)  # per metric: summarize()
 
     @cached_property
@@ -80,8 +89,20 @@ class ShakeResult:
         metric (built when asked for: pandas is not needed to print)."""
         return runs_frame(self.values, self.settings["shaking"]["seed"])
 
+    @property
+    def saturated(self) -> dict:
+        """Whether the original saturated, and how many shaken runs did."""
+        flags = self.values[:, SATURATED] == 1
+        return {"original": bool(flags[0]), "shaken_runs": int(flags[1:].sum())}
+
+    @property
+    def warnings(self) -> list[str]:
+        note = saturated_note(self.saturated["shaken_runs"], len(self.values) - 1)
+        return [note] if note else []
+
     def summary(self) -> dict:
-        return {"source": self.source, "settings": self.settings, "summaries": self.summaries}
+        return {"source": self.source, "settings": self.settings, "saturated": self.saturated,
+                "summaries": self.summaries}
 
     def to_json(self) -> str:
         return json.dumps(self.summary(), indent=2)
@@ -104,7 +125,7 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
     options = {**options, "seed": seed}
     first = simulate(workload, **options)  # the original, and a check of every option before any process starts
     study = Study(workload, shaking, options)
-    values = np.full((runs + 1, len(METRIC_NAMES)), np.nan)
+    values = np.full((runs + 1, len(RUN_COLUMNS)), np.nan)
     values[0] = metric_values(first.metrics)
     done = 0
     tell(progress, done, runs, "")
@@ -141,11 +162,13 @@ def runs_frame(values: np.ndarray, seed: int) -> pd.DataFrame:
     n = len(values)
     frame = pd.DataFrame({"run": np.arange(n, dtype=np.int64), "seed": np.full(n, seed, dtype=np.int64),
                           "shaken": np.arange(n) > 0})
-    for k, name in enumerate(METRIC_NAMES):
+    for k, name in enumerate(RUN_COLUMNS):
         frame[name] = values[:, k]
     return frame
 
 
 def summaries(values: np.ndarray) -> dict:
-    """Per metric, the shaken runs (rows 1..) against the original (row 0)."""
-    return {name: summarize(values[1:, k], float(values[0, k])) for k, name in enumerate(METRIC_NAMES)}
+    """Per metric, the shaken runs (rows 1..) that did not saturate against
+    the original (row 0)."""
+    kept = unsaturated(values[1:])
+    return {name: summarize(kept[:, k], float(values[0, k])) for k, name in enumerate(METRIC_NAMES)}

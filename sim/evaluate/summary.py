@@ -23,6 +23,12 @@ METRICS = (
     ("makespan", "makespan", None),
 )
 METRIC_NAMES = tuple(m[0] for m in METRICS)
+# Kept per run beside the metrics, not summarized: whether the run saturated
+# (sim/saturation.py; 1 or 0) and its backlog's slope. Saturated runs are
+# left out of every summary.
+FLAGS = (("saturated", "saturation", "saturated"), ("saturation_slope", "saturation", "slope"))
+RUN_COLUMNS = METRIC_NAMES + tuple(f[0] for f in FLAGS)
+SATURATED = RUN_COLUMNS.index("saturated")
 CONFIDENCE = 0.95
 NEAR = 0.01  # concentration: within this share of O
 
@@ -30,10 +36,23 @@ NEAR = 0.01  # concentration: within this share of O
 def metric_values(metrics: dict) -> tuple[float, ...]:
     """The study's numbers from a SimResult's metrics (NaN where none)."""
     out = []
-    for _, key, stat in METRICS:
+    for _, key, stat in METRICS + FLAGS:
         value = metrics[key] if stat is None else metrics[key][stat]
         out.append(math.nan if value is None else float(value))
     return tuple(out)
+
+
+def unsaturated(rows: np.ndarray) -> np.ndarray:
+    """The rows (runs, RUN_COLUMNS wide) whose simulation did not saturate."""
+    return rows[rows[:, SATURATED] != 1]
+
+
+def saturated_note(count: int, runs: int, what: str = "shaken runs") -> str | None:
+    """The warning a study gives when it leaves saturated runs out."""
+    if not count:
+        return None
+    return (f"{count:,} of {runs:,} {what} saturated (backlog growing by more than 1 job a week) "
+            "and are left out of the summaries")
 
 
 def prepare() -> None:

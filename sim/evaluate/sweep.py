@@ -22,7 +22,7 @@ from .executors import executor
 from .grid import PARAMETERS, options_at, points
 from .journal import Journal
 from .shake import Shaking
-from .summary import METRIC_NAMES, metric_values, summarize
+from .summary import METRIC_NAMES, RUN_COLUMNS, SATURATED, metric_values, summarize, unsaturated
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,6 +85,15 @@ class SweepResult:
     source: dict
     table: pd.DataFrame  # one row per (point, run), in that order
     points: list  # per point: its parameters, and per metric the single run and the shaken summaries
+
+    @property
+    def warnings(self) -> list[str]:
+        from .summary import saturated_note
+
+        count = sum(p["saturated"]["shaken_runs"] for p in self.points)
+        runs = self.settings.get("runs", 0) * len(self.points)
+        note = saturated_note(count, runs)
+        return [note] if note else []
 
     def summary(self) -> dict:
         return {"source": self.source, "settings": self.settings, "points": self.points}
@@ -162,7 +171,7 @@ def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: i
     import pandas as pd
 
     n_points = len(grid_points)
-    values = np.full((n_points * (runs + 1), len(METRIC_NAMES)), np.nan)
+    values = np.full((n_points * (runs + 1), len(RUN_COLUMNS)), np.nan)
     seen = np.zeros(n_points * (runs + 1), dtype=bool)
     for p, r, row in rows:
         k = p * (runs + 1) + r
@@ -178,7 +187,7 @@ def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: i
     frame["run"] = run
     frame["seed"] = np.full(len(run), seed, dtype=np.int64)
     frame["shaken"] = run > 0
-    for k, name in enumerate(METRIC_NAMES):
+    for k, name in enumerate(RUN_COLUMNS):
         frame[name] = values[:, k]
     return frame
 
@@ -186,10 +195,12 @@ def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: i
 def _summaries(table: pd.DataFrame, grid_points: list[dict]) -> list[dict]:
     out = []
     runs_per = len(table) // max(len(grid_points), 1)
-    values = table[list(METRIC_NAMES)].to_numpy()
+    values = table[list(RUN_COLUMNS)].to_numpy()
     for p, point in enumerate(grid_points):
         block = values[p * runs_per:(p + 1) * runs_per]
+        kept = unsaturated(block[1:])
         out.append({"point": p, **point,
-                    "metrics": {name: summarize(block[1:, k], float(block[0, k]))
+                    "saturated": {"single": bool(block[0, SATURATED] == 1), "shaken_runs": len(block) - 1 - len(kept)},
+                    "metrics": {name: summarize(kept[:, k], float(block[0, k]))
                                 for k, name in enumerate(METRIC_NAMES)}})
     return out

@@ -1,0 +1,78 @@
+"""Commands of user-level resampling: users (the pools), resample."""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import List, Optional
+
+from . import options, progress, text
+from .app import app, context
+from .present import show
+
+
+def _triples(rb: List[str], a, name: str) -> list:
+    from wla.archive.clock import LogClock
+    from wla.archive.store.catalog import log_facts
+    from wla.sim.evaluate.resample.triples import parse_triple
+
+    if not rb:
+        return []
+    facts = log_facts(a, name)
+    clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))
+    return [parse_triple(t, clock) for t in rb]
+
+
+@app.command("users")
+def users_cmd(
+    log: str = options.Log,
+    version: Optional[str] = options.Version,
+    long_term_weeks: float = options.LongTermWeeks,
+    edge_weeks: float = options.EdgeWeeks,
+    rb: List[str] = options.RareBehavior,
+    rb_from_flurries: bool = options.RareFromFlurries,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """The log's users by class (long-term, temporary, discarded, rare-behavior): resampling's pools."""
+    from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.workload import read_source
+
+    with progress.display("users", quiet=as_json), context(archive).reading() as a:
+        name = resolve(a, log, version).name
+        src = read_source(a, name, None, _triples(rb, a, name), rb_from_flurries, long_term_weeks, edge_weeks)
+    show(src.pools.summary(), as_json, partial(text.users, log=src.name))
+
+
+@app.command("resample")
+def resample_cmd(
+    log: str = options.Log,
+    version: Optional[str] = options.Version,
+    weeks: Optional[int] = options.Weeks,
+    load: float = options.Load,
+    long_term: Optional[int] = options.LongTerm,
+    temporary: Optional[float] = options.Temporary,
+    arrival_rate: Optional[float] = options.ArrivalRate,
+    rb_npw: float = options.RbNpw,
+    rb: List[str] = options.RareBehavior,
+    rb_from_flurries: bool = options.RareFromFlurries,
+    seed: int = options.ResampleSeed,
+    name: Optional[str] = options.ResampleName,
+    long_term_weeks: float = options.LongTermWeeks,
+    edge_weeks: float = options.EdgeWeeks,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Generate a workload from the log's users (resampling.md) and store it as a log."""
+    from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.generate import ResampleSettings
+    from wla.sim.evaluate.resample.store import resample_log
+
+    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed)
+    with progress.display("resample", quiet=as_json), context(archive).writing() as a:
+        source = resolve(a, log, version).name
+        stored, r = resample_log(a, source, name=name, settings=settings, rb=_triples(rb, a, source),
+                                 rb_from_flurries=rb_from_flurries, long_term_weeks=long_term_weeks,
+                                 edge_weeks=edge_weeks)
+    data = {"name": stored, "source": r.source, "jobs": len(r), "rare_behavior_jobs": int(r.rare.sum()),
+            "users": int(r.jobs["user_id"].nunique()), **r.parameters}
+    show(data, as_json, text.resampled)

@@ -1,0 +1,237 @@
+"""One resampled workload, by the five steps of resampling.md.
+
+Choices where the spec is silent, each stated in the README:
+- counts: load x long-term users and load x initial temporary users are
+  rounded half up; the weekly arrivals are binomial over the temporary pool
+  (n = its users, p = rate / n), so at most every temporary user a week;
+- the initial users and each week's arrivals are drawn without replacement
+  (weighted by active weeks for the initial temporary users, uniformly for
+  arrivals) by exponential keys: key = log(u) / weight, the largest win;
+- arrivals come in weeks 1 to W-1 (week 0 has the initial users); of a
+  week's arrivals each is a rare-behavior user with probability
+  RB_NPW / rate (binomial), so RB_NPW a week on average and the total stays;
+- a long-term user restarts max(1, round((log length - its activity) /
+  week)) weeks after the week of its last job;
+- replica r of a long-term user picked R times starts at week
+  (k0 + r * A // R) mod A of its A active weeks, k0 drawn once: as far
+  apart as its activity allows;
+- jobs whose shifted submit falls at or after week W are not taken.
+Every draw comes from one PCG64 stream seeded with `seed`, in this order:
+long-term users, their start weeks, initial temporary users, their start
+weeks, then week by week the arrivals.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
+
+import numpy as np
+from wla.archive.clock import WEEK
+from wla.archive.errors import UsageError
+from wla.archive.ranges import number, whole
+
+from .pools import LONG_TERM, RARE, TEMPORARY, UserPools
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MAX_WEEKS = 100_000
+
+
+@dataclass(frozen=True)
+class ResampleSettings:
+    """Parameters of resampling.md; None takes the log's own figure."""
+
+    weeks: int | None = None
+    load: float = 1.0
+    long_term: int | None = None
+    temporary: float | None = None
+    arrival_rate: float | None = None
+    rb_npw: float = 0.0
+    seed: int = 0
+
+    def checked(self) -> ResampleSettings:
+        return ResampleSettings(
+            weeks=None if self.weeks is None else whole("weeks", self.weeks, 1, MAX_WEEKS),
+            load=number("load", self.load, 1e-6, 1e6),
+            long_term=None if self.long_term is None else whole("long-term", self.long_term, 0, 10**7),
+            temporary=None if self.temporary is None else number("temporary", self.temporary, 0, 1e7),
+            arrival_rate=None if self.arrival_rate is None else number("arrival-rate", self.arrival_rate, 0, 1e7),
+            rb_npw=number("rb-npw", self.rb_npw, 0, 1e7),
+            seed=whole("seed", self.seed, 0, 2**63 - 1))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a resampled workload takes from the log, row by row in its submit order."""
+
+    source: np.ndarray  # index of the log's job
+    submit: np.ndarray  # shifted submit time
+    segment: np.ndarray  # one pass of one user instance over its jobs
+    instance: np.ndarray  # one (source user, replica)
+    instance_user: np.ndarray  # per instance: the real user
+    instance_replica: np.ndarray
+    instance_rare: np.ndarray
+    figures: dict  # the numbers used: weeks, users, rate, draws
+
+
+def half_up(x: float) -> int:
+    return int(Decimal(repr(float(x))).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _pick(rng: np.random.Generator, weights: np.ndarray, k: int) -> np.ndarray:
+    """k of len(weights) positions without replacement, each chosen with
+    probability proportional to its weight at every draw (Efraimidis and
+    Spirakis), in the order drawn."""
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    keys = np.log(rng.random(len(weights))) / weights
+    return np.argsort(-keys, kind="stable")[:k]
+
+
+class _Builder:
+    def __init__(self, pools: UserPools, submit: np.ndarray, weeks: int):
+        self.pools, self.submit, self.weeks = pools, submit, weeks
+        self.parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # (job indices, shifted submits, instance)
+        self.instances: list[tuple[int, int, bool]] = []
+        self.replicas: dict[int, int] = {}
+        self.end = weeks * WEEK
+
+    def instance(self, u: int) -> int:
+        owner = int(self.pools.user[u])
+        replica = self.replicas.get(owner, 0)
+        self.replicas[owner] = replica + 1
+        self.instances.append((owner, replica, bool(self.pools.kind[u] == RARE)))
+        return len(self.instances) - 1
+
+    def segment(self, u: int, from_week: int, shift: int, inst: int) -> None:
+        """The user's jobs from its source week `from_week` on, moved by `shift` weeks."""
+        jobs = self.pools.jobs_of(u)
+        times = self.submit[jobs]
+        start = np.searchsorted(times, from_week * WEEK, side="left")
+        moved = times[start:] + shift * WEEK
+        keep = int(np.searchsorted(moved, self.end, side="left"))
+        if keep:
+            self.parts.append((jobs[start:start + keep], moved[:keep], inst))
+
+    def plan(self, figures: dict) -> Plan:
+        if self.parts:
+            source = np.concatenate([p[0] for p in self.parts])
+            submit = np.concatenate([p[1] for p in self.parts])
+            segment = np.concatenate([np.full(len(p[0]), i, np.int64) for i, p in enumerate(self.parts)])
+            instance = np.asarray([p[2] for p in self.parts], np.int64)[segment]
+        else:
+            source, submit, segment, instance = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64),
+                                                 np.zeros(0, np.int64))
+        order = np.lexsort((np.arange(len(source)), submit))
+        inst = np.asarray(self.instances, dtype=object).reshape(-1, 3)
+        return Plan(source[order], submit[order], segment[order], instance[order],
+                    np.asarray(inst[:, 0], np.int64), np.asarray(inst[:, 1], np.int64),
+                    np.asarray(inst[:, 2], bool), figures)
+
+
+def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Plan:
+    """Which jobs of the log a resampled workload holds, and when."""
+    s = settings.checked()
+    weeks = s.weeks if s.weeks is not None else pools.weeks
+    long_pool, temp_pool, rare_pool = pools.of_kind(LONG_TERM), pools.of_kind(TEMPORARY), pools.of_kind(RARE)
+    n_long = half_up(s.load * (s.long_term if s.long_term is not None else len(long_pool)))
+    n_initial = half_up(s.load * (s.temporary if s.temporary is not None else pools.initial_temporary))
+    rate = s.load * (s.arrival_rate if s.arrival_rate is not None else pools.arrival_rate)
+    _check(n_long, n_initial, rate, s.rb_npw, len(long_pool), len(temp_pool), len(rare_pool))
+    rng = np.random.Generator(np.random.PCG64(s.seed))
+    b = _Builder(pools, submit, weeks)
+    active = pools.active_weeks()
+    first_week = (pools.first // WEEK).astype(np.int64)
+    last_week = (pools.last // WEEK).astype(np.int64)
+
+    # 1 and 4: every long-term user once before any twice; replicas far apart
+    rounds = -(-n_long // len(long_pool)) if n_long else 0
+    chosen = np.concatenate([rng.permutation(long_pool) for _ in range(rounds)])[:n_long] if rounds else []
+    users, times = np.unique(np.asarray(chosen, np.int64), return_counts=True)
+    picked = dict(zip(users.tolist(), times.tolist()))
+    k0 = {u: int(rng.integers(active[u])) for u in dict.fromkeys(int(u) for u in chosen)}
+    seen: dict[int, int] = {}
+    length = pools.log_last - pools.log_first
+    for u in (int(u) for u in chosen):
+        r = seen.get(u, 0)
+        seen[u] = r + 1
+        start = first_week[u] + (k0[u] + r * int(active[u]) // picked[u]) % int(active[u])
+        inst = b.instance(u)
+        shift = -int(start)
+        b.segment(u, int(start), shift, inst)
+        gap = max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
+        while True:
+            begin = int(last_week[u]) + shift + gap  # output week of the next pass's first job
+            if begin >= weeks:
+                break
+            shift = begin - int(first_week[u])
+            b.segment(u, int(first_week[u]), shift, inst)
+
+    # 1: initial temporary users, weighted by active weeks, each from a random week of its own
+    for u in (int(temp_pool[i]) for i in _pick(rng, active[temp_pool].astype(np.float64), n_initial)):
+        start = int(first_week[u] + rng.integers(active[u]))
+        b.segment(u, start, -start, b.instance(u))
+
+    # 2: weekly arrivals, never the same user twice in a week
+    arrived = rare_arrived = 0
+    ones_t, ones_r = np.ones(len(temp_pool)), np.ones(len(rare_pool))
+    for w in range(1, weeks):
+        n = int(rng.binomial(len(temp_pool), rate / len(temp_pool))) if rate > 0 else 0
+        k = min(int(rng.binomial(n, s.rb_npw / rate)), len(rare_pool)) if n and s.rb_npw > 0 else 0
+        for pool, ones, count in ((rare_pool, ones_r, k), (temp_pool, ones_t, n - k)):
+            for u in (int(pool[i]) for i in _pick(rng, ones, count)):
+                b.segment(u, int(first_week[u]), w - int(first_week[u]), b.instance(u))
+        arrived += n - k
+        rare_arrived += k
+    figures = {"weeks": weeks, "long_term_users": n_long, "initial_temporary_users": n_initial,
+               "arrival_rate": rate, "rb_npw": s.rb_npw, "temporary_arrivals": arrived,
+               "rare_behavior_arrivals": rare_arrived,
+               "distinct_long_term_users": len(picked)}
+    return b.plan(figures)
+
+
+def _check(n_long: int, n_initial: int, rate: float, rb_npw: float, longs: int, temps: int, rares: int) -> None:
+    if n_long and not longs:
+        raise UsageError("the log has no long-term user to resample (see `wla users`)")
+    if n_initial > temps:
+        raise UsageError(f"{n_initial} initial temporary users asked for, but the pool holds {temps} "
+                         "(lower --load or --temporary)")
+    if rate > temps:
+        raise UsageError(f"an arrival rate of {rate:g} temporary users a week is more than the pool's {temps} "
+                         "users (lower --load or --arrival-rate)")
+    if rb_npw > rate:
+        raise UsageError(f"--rb-npw {rb_npw:g} exceeds the temporary arrival rate {rate:g}")
+    if rb_npw > 0 and not rares:
+        raise UsageError("--rb-npw needs rare-behavior users: give --rb USER:BEGIN:END or --rb-from-flurries")
+
+
+def assemble(jobs: pd.DataFrame, p: Plan) -> pd.DataFrame:
+    """The resampled jobs with every field of the log: renumbered in submit
+    order, users numbered by instance in order of first appearance, a
+    preceding job kept when it is in the same pass of the same instance."""
+    import pandas as pd
+    from wla.archive.swf.fields import COLUMNS
+
+    out = jobs.iloc[p.source][list(COLUMNS)].reset_index(drop=True)
+    n = len(out)
+    number = np.arange(1, n + 1, dtype=np.int64)
+    seen = pd.unique(p.instance)  # in order of first appearance
+    user_of = np.empty(len(p.instance_user), np.int64)
+    user_of[seen] = np.arange(1, len(seen) + 1)
+    source_job = out["job"].to_numpy(np.int64)
+    keys = pd.DataFrame({"segment": p.segment, "job": source_job, "new": number}).drop_duplicates(
+        ["segment", "job"], keep="first")
+    prev = pd.DataFrame({"segment": p.segment, "job": out["prev_job"].to_numpy(np.int64)})
+    mapped = prev.merge(keys, on=["segment", "job"], how="left")["new"].to_numpy()
+    has_prev = ~np.isnan(mapped) & (out["prev_job"].to_numpy() > 0)
+    out["job"] = number
+    out["submit"] = p.submit
+    out["user_id"] = user_of[p.instance]
+    out["prev_job"] = np.where(has_prev, np.nan_to_num(mapped), -1).astype(np.int64)
+    out["think"] = np.where(has_prev, out["think"].to_numpy(np.float64), -1.0)
+    return out
