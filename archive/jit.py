@@ -52,6 +52,8 @@ PARTS = (
          ("wla.archive.swf.tokenizer:warm", "wla.archive.swf.layout:warm"), 5),
     Part("the simulator core", ("wla.sim.core",), ("wla.sim.warm:warm",), 20),
     Part("the schedule check", ("wla.sim.invariants",), ("wla.sim.warm:warm",), 5),
+    Part("the workload statistics", ("wla.sim.evaluate.stats.locality", "wla.sim.evaluate.stats.users"),
+         ("wla.sim.evaluate.stats.locality:warm", "wla.sim.evaluate.stats.users:warm"), 3),
 )
 
 _compiles = {"listening": False, "told": set(), "skip_blas_probe": False}

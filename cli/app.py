@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import functools
 from pathlib import Path
 from typing import Any, Optional
 
@@ -19,7 +20,7 @@ from .coercion import plain_coercion
 # published, simulated.
 FLOW = ("ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
         "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
-        "simulate", "shake", "sweep", "compare", "users", "resample", "esp", "doctor")
+        "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp", "doctor")
 
 
 class _Commands(TyperGroup):
@@ -90,6 +91,16 @@ def _quiet_after(ctx: Any, param: Any, given: bool) -> bool:
     if given:  # parsed after _global ran: the command's options come after the run's
         RUN["quiet"] = True
     return given
+
+
+@functools.cache
+def command() -> Any:
+    """The click command typer builds from `app`, once per process: building
+    it reads every command's signature (a tenth of a second), and a process
+    that runs `wla` many times (a test suite, a notebook) needs it once."""
+    from typer.main import get_command
+
+    return get_command(app)
 
 
 def context(archive: Optional[Path]) -> Context:

@@ -150,10 +150,16 @@ def sweep_cmd(
     plot: Optional[str] = options.SweepPlot,
     plot_to: Optional[Path] = options.SweepPlotTo,
     metric: str = options.SweepMetric,
+    resample: bool = options.Resample,
+    weeks: Optional[int] = options.Weeks,
+    phase: str = options.Phase,
+    rb: List[str] = options.RareBehavior,
+    rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Simulate a grid of parameters, each point once as is and N times shaken; store and plot the curves."""
+    """Simulate a grid of parameters, each point once as is and N times shaken (or resampled); store and plot
+    the curves."""
     from wla.archive import UsageError
     from wla.sim.evaluate.grid import PARAMETERS, parse_grid
     from wla.sim.evaluate.summary import METRIC_NAMES
@@ -195,13 +201,19 @@ def sweep_cmd(
         raise UsageError("--procs is swept by --grid procs; do not also give it")
     g = given
     ctx_archive = context(archive)
+    resampling = None
+    if not resample and (weeks is not None or rb or rb_from_flurries):
+        raise UsageError("--weeks, --rb and --rb-from-flurries shape resampled workloads: give --resample")
     with ctx_archive.reading() as a:
         workload = from_archive(a, g["log"], g["version"], g["query"], g["procs"], g["exclude"])
+        if resample:
+            resampling = _resampling(a, g, weeks, phase, rb, rb_from_flurries)
     journal = _journal_path(Path(ctx_archive.path), save_to) if save_to is not None else None
     with progress.display("sweep", "runs", quiet=as_json, rate=True) as shown:
         result = sweep(workload, grids, runs=g["runs"], seed=g["seed"], attribute=g["attribute"],
                        degree=g["degree"], relative=None if g["absolute"] else g["relative"], jobs=g["jobs"],
-                       workers=workers, dask=dask, journal=journal, resume=resume, progress=shown, **sim_options)
+                       workers=workers, dask=dask, journal=journal, resume=resume, progress=shown,
+                       resample=resampling, **sim_options)
     saved = _save(ctx_archive, result.table, result.to_json(), save_to)
     if saved:
         Path(journal).unlink(missing_ok=True)  # the table is kept: the runs need no journal
@@ -215,6 +227,23 @@ def sweep_cmd(
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
         typer.echo(f"{plot} against {grids[0][0]} drawn to {plot_to}", err=True)
+
+
+def _resampling(a, g: dict, weeks: Optional[int], phase: str, rb: List[str], rb_from_flurries: bool):
+    """The log read once for a resampled sweep."""
+    from wla.archive import UsageError
+    from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.generate import ResampleSettings
+    from wla.sim.evaluate.resample.study import Resampling
+    from wla.sim.evaluate.resample.workload import read_source
+
+    from .resampling import triples
+
+    if g["log"] is None or g["exclude"] is not None:
+        raise UsageError("--resample resamples a log (LOG or LOG@VERSION), not a --query, and takes no --exclude")
+    name = resolve(a, g["log"], g["version"]).name
+    src = read_source(a, name, None, triples(rb, a, name), rb_from_flurries)
+    return Resampling(src, ResampleSettings(weeks=weeks, phase=phase))
 
 
 def _journal_path(archive_path: Path, save_to: str) -> Path:

@@ -12,7 +12,7 @@ from wla.archive import jit
 from wla.archive.errors import Escaped, OptionError, WlaError, one_line
 
 from . import analysis, cleaning, doctor, evaluation, logs, resampling, simulation  # noqa: F401  (register their commands)
-from .app import RUN, app
+from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)
 
 TRACEBACK_ENV = "WLA_TRACEBACK"
 EX_SOFTWARE = 70  # sysexits.h: a bug in wla, not in its input
@@ -30,7 +30,7 @@ def main() -> None:
     RUN.clear()
     try:
         try:
-            app()
+            command()()  # what app() does, with the command built once
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not in Python's flush at exit
     except SystemExit:
@@ -86,10 +86,8 @@ def _internal(error: BaseException) -> str:
 def _spelled(name: str) -> str:
     """A parameter as the command line spells it: --load-factor for
     load_factor, JOB for an argument; the name itself outside a command."""
-    from typer.main import get_command
-
-    command = get_command(app).commands.get(RUN.get("command") or "")
-    for param in command.params if command is not None else []:
+    found = command().commands.get(RUN.get("command") or "")
+    for param in found.params if found is not None else []:
         if param.name == name:
             if param.param_type_name == "option":
                 return max(param.opts, key=len)

@@ -213,6 +213,9 @@ Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that
 SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
 SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The PNG --plot draws")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
+Resample = shown_by_cli(False, "--resample",
+                        help="Runs are resampled workloads of the log (user-level resampling), not shaken ones; "
+                             "--grid load and rb_npw set the resampling")
 
 # -- comparisons ----------------------------------------------------------------------------------
 
@@ -246,9 +249,24 @@ ArrivalRate = from_library("--arrival-rate", source=f"{RESAMPLE}.arrival_rate", 
                            help="New temporary users per week [default: the log's average]")
 RbNpw = from_library("--rb-npw", source=f"{RESAMPLE}.rb_npw",
                      help="Rare-behavior users among each week's new temporary users, on average")
+Phase = from_library("--phase", source=f"{RESAMPLE}.phase",
+                     help="Where each long-term user starts: 'activity', a random week of its activity (the "
+                          "spec's; all are active at the start), or 'cycle', of its activity and restart gap")
 ResampleSeed = from_library("--seed", source=f"{RESAMPLE}.seed", help="Seed: the same seed gives the same workload")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
+
+# -- statistics and validation --------------------------------------------------------------------
+
+StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+                         help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
+ValidateRuns = from_library("--runs", source="wla.sim.evaluate.validate:validate.runs",
+                            help="Resampled workloads (the log itself is measured too)")
+ValidateSeed = from_library("--seed", source="wla.sim.evaluate.validate:validate.seed",
+                            help="Seed: workload i is resampled with a seed drawn from (seed, i) alone")
+ValidatePlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+                            help="Draw histograms.png (the log marked) and pox.png into this folder")
+ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a table name, or FILE.parquet")
 
 # -- doctor ---------------------------------------------------------------------------------------
 

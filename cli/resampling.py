@@ -1,16 +1,18 @@
-"""Commands of user-level resampling: users (the pools), resample."""
+"""Commands of user-level resampling: users (the pools), resample, stats, validate."""
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
+import typer
+
 from . import options, progress, text
 from .app import app, context
-from .present import show
+from .present import show, warn
 
 
-def _triples(rb: List[str], a, name: str) -> list:
+def triples(rb: List[str], a, name: str) -> list:
     from wla.archive.clock import LogClock
     from wla.archive.store.catalog import log_facts
     from wla.sim.evaluate.resample.triples import parse_triple
@@ -39,7 +41,7 @@ def users_cmd(
 
     with progress.display("users", quiet=as_json), context(archive).reading() as a:
         name = resolve(a, log, version).name
-        src = read_source(a, name, None, _triples(rb, a, name), rb_from_flurries, long_term_weeks, edge_weeks)
+        src = read_source(a, name, None, triples(rb, a, name), rb_from_flurries, long_term_weeks, edge_weeks)
     show(src.pools.summary(), as_json, partial(text.users, log=src.name))
 
 
@@ -56,6 +58,7 @@ def resample_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     seed: int = options.ResampleSeed,
+    phase: str = options.Phase,
     name: Optional[str] = options.ResampleName,
     long_term_weeks: float = options.LongTermWeeks,
     edge_weeks: float = options.EdgeWeeks,
@@ -67,12 +70,87 @@ def resample_cmd(
     from wla.sim.evaluate.resample.generate import ResampleSettings
     from wla.sim.evaluate.resample.store import resample_log
 
-    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed)
+    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed, phase)
     with progress.display("resample", quiet=as_json), context(archive).writing() as a:
         source = resolve(a, log, version).name
-        stored, r = resample_log(a, source, name=name, settings=settings, rb=_triples(rb, a, source),
+        stored, r = resample_log(a, source, name=name, settings=settings, rb=triples(rb, a, source),
                                  rb_from_flurries=rb_from_flurries, long_term_weeks=long_term_weeks,
                                  edge_weeks=edge_weeks)
     data = {"name": stored, "source": r.source, "jobs": len(r), "rare_behavior_jobs": int(r.rare.sum()),
             "users": int(r.jobs["user_id"].nunique()), **r.parameters}
     show(data, as_json, text.resampled)
+
+
+@app.command("stats")
+def stats_cmd(
+    log: str = options.Log,
+    version: Optional[str] = options.Version,
+    plot: Optional[Path] = options.StatsPlot,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability."""
+    from wla.sim.evaluate.resample.workload import read_source
+    from wla.sim.evaluate.validate import log_statistics
+
+    with progress.display("stats", quiet=as_json):
+        with context(archive).reading() as a:
+            src = read_source(a, log, version)
+        data = log_statistics(src)
+        drawn = []
+        if plot is not None:
+            from wla.sim.evaluate.stats.plot import write_plots
+
+            drawn = write_plots(data["statistics"], plot, src.name)
+    show(data, as_json, text.statistics)
+    for path in drawn:
+        typer.echo(f"drew {path}", err=True)
+
+
+@app.command("validate")
+def validate_cmd(
+    log: str = options.Log,
+    version: Optional[str] = options.Version,
+    runs: int = options.ValidateRuns,
+    seed: int = options.ValidateSeed,
+    weeks: Optional[int] = options.Weeks,
+    load: float = options.Load,
+    phase: str = options.Phase,
+    rb: List[str] = options.RareBehavior,
+    rb_from_flurries: bool = options.RareFromFlurries,
+    policy: str = options.Policy,
+    workers: Optional[int] = options.ShakeWorkers,
+    dask: Optional[str] = options.Dask,
+    plot: Optional[Path] = options.ValidatePlot,
+    save_to: Optional[str] = options.ValidateSave,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
+    from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.generate import ResampleSettings
+    from wla.sim.evaluate.resample.workload import read_source
+    from wla.sim.evaluate.validate import validate
+
+    from .evaluation import _save
+
+    ctx = context(archive)
+    with ctx.reading() as a:
+        name = resolve(a, log, version).name
+        src = read_source(a, name, None, triples(rb, a, name), rb_from_flurries)
+    settings = ResampleSettings(weeks=weeks, load=load, phase=phase)
+    with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
+        result = validate(src, runs=runs, seed=seed, settings=settings, workers=workers, dask=dask,
+                          progress=shown, policy=policy)
+    saved = _save(ctx, result.runs, result.to_json(), save_to)
+    drawn = []
+    if plot is not None:
+        from wla.sim.evaluate.validate_plot import plot_validation
+
+        drawn = plot_validation(result, plot)
+    show(result.summary(), as_json, text.validation)
+    warn(result.warnings)
+    if saved:
+        typer.echo(f"{len(result.runs):,} rows saved to {saved}", err=True)
+    for path in drawn:
+        typer.echo(f"drew {path}", err=True)

@@ -336,23 +336,37 @@ def shaking(summary: dict) -> str:
 def sweep(summary: dict, metric: str) -> str:
     """Per point, one metric: the single run against the shaken runs."""
     s, source = summary["settings"], summary["source"]
-    sh, sim = s["shaking"], s["simulate"]
+    sh, sim, rs = s["shaking"], s["simulate"], s.get("resampling")
     names = list(s["grids"])
     fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
-    mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
-    lines = [f"{source.get('log') or 'query'}: {s['points']:,} points ({' x '.join(names)}), "
-             f"{s['runs']} shaken runs each, seed {sh['seed']}",
-             f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs",
+    if rs is None:
+        mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+        how = [f"{s['runs']} shaken runs each, seed {sh['seed']}",
+               f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs"]
+    else:
+        how = [f"{s['runs']} resampled workloads each, seed {rs['seed']}",
+               f"resampled: the log's users over {rs['weeks'] or 'its'} weeks; load is the resampling's load "
+               "factor; single: the log itself"]
+    lines = [f"{source.get('log') or 'query'}: {s['points']:,} points ({' x '.join(names)}), " + how[0], how[1],
              f"fixed: {fixed}" if fixed else "", f"{metric}:", ""]
     lines = [x for x in lines[:-2] if x] + lines[-2:]
     width = max([len(n) for n in names] + [len(str(pt[n])) for pt in summary["points"] for n in names]) + 2
+    mean = "shaken mean" if rs is None else "mean"
     lines.append("".join(f"{n:<{width}}" for n in names)
-                 + f"{'single':>12}{'shaken mean':>13}{'95% CI of the mean':>27}{'distance':>10}")
+                 + f"{'single':>12}{mean:>13}{'95% CI of the mean':>27}{'distance':>10}"
+                 + ("" if rs is None else f"{'saturated':>11}{'utilization':>13}"))
     for pt in summary["points"]:
         m = pt["metrics"][metric]
         ci = "-" if m["ci_low"] is None else f"{_g(m['ci_low'])} to {_g(m['ci_high'])}"
-        lines.append("".join(f"{str(pt[n]):<{width}}" for n in names)
-                     + f"{_g(m['original']):>12}{_g(m['mean']):>13}{ci:>27}{_pct_text(m['distance_pct'], True):>10}")
+        line = ("".join(f"{str(pt[n]):<{width}}" for n in names)
+                + f"{_g(m['original']):>12}{_g(m['mean']):>13}{ci:>27}{_pct_text(m['distance_pct'], True):>10}")
+        if rs is not None:
+            util = pt["metrics"]["utilization"]["mean"]
+            line += f"{pt['saturated']['runs'] / max(s['runs'], 1):>11.0%}{'-' if util is None else f'{util:.1%}':>13}"
+        lines.append(line)
+    if rs is not None:
+        lines += ["", "saturated: the share of runs whose machine saturated, left out of the mean; "
+                  "utilization: mean of the others"]
     return "\n".join(lines)
 
 
@@ -440,3 +454,41 @@ def resampled(data: dict) -> str:
         f"load {s['load']:g}: simulate it with `wla simulate {data['name']}`, export it with "
         f"`wla export {data['name']} -o FILE.swf`",
     ])
+
+
+def _v(x: float | None) -> str:
+    return "-" if x is None else _g(x)
+
+
+def statistics(data: dict) -> str:
+    """A log's statistics: its named numbers, and its arrival cycles."""
+    st = data["statistics"]
+    lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else ""), ""]
+    width = max(len(k) for k in data["scalars"]) + 2
+    for name, value in data["scalars"].items():
+        lines.append(f"{name:<{width}}{_v(value):>14}")
+    c = st["cycles"]
+    lines += ["", "arrivals by day of week" + (" (from the log's start)" if c["relative"] else "") + ": "
+              + " ".join(f"{d}:{n:,}" for d, n in zip(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+                                                       c["day_of_week"])),
+              "arrivals by hour: " + " ".join(f"{h}:{n:,}" for h, n in enumerate(c["hour_of_day"]))]
+    return "\n".join(lines)
+
+
+def validation(summary: dict) -> str:
+    """Per statistic: the log's value, the resampled mean, p5 and p95, and where the log falls."""
+    s = summary["settings"]
+    rs = s["resampling"]
+    lines = [f"{s['log']}: {s['runs']:,} resampled workloads (seed {rs['seed']}, load {rs['load']:g}, "
+             f"phase {rs['phase']}), each simulated with {s['simulate']['policy'].upper()}", ""]
+    names = list(summary["statistics"])
+    width = max(len(n) for n in names) + 2
+    lines.append(f"{'statistic':<{width}}{'log':>14}{'resampled mean':>16}{'p5':>12}{'p95':>12}{'log at':>8}")
+    for name in names:
+        d = summary["statistics"][name]
+        at = "-" if d["percentile"] is None else f"p{d['percentile']:.0f}"
+        lines.append(f"{name:<{width}}{_v(d['original']):>14}{_v(d['mean']):>16}{_v(d['p5']):>12}"
+                     f"{_v(d['p95']):>12}{at:>8}")
+    lines += ["", "log at: the share of resampled workloads below the log's value (p50: in the middle; "
+              "p0 or p100: outside them all)"]
+    return "\n".join(lines)

@@ -42,6 +42,12 @@ SLOW: dict[str, tuple[str, ...]] = {
     "--plot bounded_slowdown_mean -o sp2_last.png": ("SDSC-SP2-1998-4.2-cln",),
     "wla compare SDSC-SP2-1998-4.2-cln --a policy=easy --b policy=conservative --runs 100":
         ("SDSC-SP2-1998-4.2-cln",),
+    "wla sweep SDSC-SP2-1998-4.2-cln --resample --phase cycle --grid load=0.7:1.5:0.1 --runs 30 "
+    "--save sp2_users.parquet --plot bounded_slowdown_mean -o sp2_users.png": ("SDSC-SP2-1998-4.2-cln",),
+    "wla sweep SDSC-SP2-1998-4.2-cln --resample --phase cycle --rb-from-flurries --grid rb_npw=0,0.125,0.25,0.5 "
+    "--runs 30 --save sp2_rb.parquet --plot bounded_slowdown_mean -o sp2_rb.png": ("SDSC-SP2-1998-4.2-cln",),
+    "wla validate SDSC-SP2-1998-4.2-cln --phase cycle --plot sp2_validate --save sp2_validate.parquet":
+        ("SDSC-SP2-1998-4.2-cln",),
 }
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)? s\b")
 

@@ -402,8 +402,8 @@ def load(archive, name):
     return archive.df(log_query(archive, name)), None if pd.isna(size) else int(size)
 
 
-# Four logs by default, every one in the slow step.
-@pytest.mark.parametrize("name", [n if i < 4 else pytest.param(n, marks=pytest.mark.slow)
+# Two logs by default, every one in the slow step.
+@pytest.mark.parametrize("name", [n if i < 2 else pytest.param(n, marks=pytest.mark.slow)
                                   for i, n in enumerate(QUALITY_LOGS)])
 def test_report_matches_quality(real_archive, name):
     jobs, size = load(real_archive, name)
@@ -435,7 +435,7 @@ def resolves_every_exception(c, jobs, size) -> None:
     assert c.deletions.line_no.is_monotonic_increasing
 
 
-# CTC's is checked by the node-limit test, which needs its optimum anyway.
+# CTC's is checked by the node-limit test (slow step), which needs its optimum anyway.
 @pytest.mark.parametrize("name", ["SDSC-SP2-1998-4.2-cln", "KTH-SP2-1996-2.1-cln", "HPC2N-2002-2.2-cln",
                                   "SDSC-Par-1996-3.1-cln"])
 def test_deletions_resolve_every_exception(real_archive, name):
@@ -451,6 +451,7 @@ def test_deletions_are_deterministic(real_archive):
     assert one.as_dict() == two.as_dict()
 
 
+@pytest.mark.slow
 def test_node_limit_keeps_a_feasible_deletion(real_archive):
     """CTC's largest component is not solved at the root; cut off there, the
     best deletion found still resolves every exception, says so, and the

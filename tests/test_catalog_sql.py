@@ -325,3 +325,27 @@ def test_views_a_reader_cannot_make_are_left_as_stored(tmp_path):
     with wla.archive.open(newer) as a:  # its stored views: the ones it was written with
         assert _views_in(a.con, "temp") == []
         assert "kind" not in a.sql("SELECT * FROM typed_jobs LIMIT 0").columns
+
+
+def test_a_reader_makes_no_views_when_the_stored_ones_are_this_wlas(tmp_path):
+    """A writable open records the fingerprint of the views it made; a reader
+    finding it makes none, and one finding another makes its own."""
+    from wla.archive.store.migrate import views_fingerprint
+
+    path = tmp_path / "a.duckdb"
+    with wla.archive.open(path, write=True) as a:
+        ingest(a, [data_dir() / f"{OLD_LOG}.swf.gz"])
+    with wla.archive.open(path) as a:
+        assert _views_in(a.con, "temp") == []
+        assert a.con.execute("SELECT value FROM archive_meta WHERE key = 'views_sha256'").fetchall() == [
+            (views_fingerprint(),)]
+        assert a.sql("SELECT DISTINCT kind FROM typed_jobs").kind.tolist() == ["original"]
+    con = duckdb.connect(str(path))
+    con.execute("UPDATE archive_meta SET value = 'another' WHERE key = 'views_sha256'")
+    con.close()
+    with wla.archive.open(path) as a:
+        assert "typed_jobs" in _views_in(a.con, "temp")
+    with wla.archive.open(path, write=True):
+        pass  # a writer makes the views again and records them
+    with wla.archive.open(path) as a:
+        assert _views_in(a.con, "temp") == []

@@ -49,7 +49,7 @@ def test_no_default_is_restated_on_the_command_line():
             if default not in (None, ..., []):
                 assert id(declared) in registered, (command, declared.param_decls, default)
     assert sorted(o.param_decls[0] for o in options.CLI_ONLY) == \
-        ["--absolute", "--format", "--json", "--limit", "--metric", "--quiet", "--resume",
+        ["--absolute", "--format", "--json", "--limit", "--metric", "--quiet", "--resample", "--resume",
          "--solve/--no-solve", "--version"]
 
 
@@ -88,7 +88,8 @@ def test_help_lists_the_commands_in_the_order_of_the_work():
     listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
     assert listed == ["ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
                       "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
-                      "simulate", "shake", "sweep", "compare", "users", "resample", "esp", "doctor"]
+                      "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp",
+                      "doctor"]
 
 
 # What a command loads, in a fresh interpreter: which of the modules named

@@ -548,7 +548,7 @@ def expected_swf(jobs: pd.DataFrame) -> pd.DataFrame:
 @pytest.mark.parametrize("log", [
     "SDSC-SP2-1998-4.2-cln",  # waits and runs known; fractional CPU times
     "HPC2N-2002-2.2-head3170",  # uncleaned: runs missing where CPU time is known
-    "LLNL-Thunder-2007-1.1-cln",  # no waits at all; submit times out of order
+    pytest.param("LLNL-Thunder-2007-1.1-cln", marks=pytest.mark.slow),  # no waits at all; submits out of order
 ])
 def test_round_trip_real_log(real_archive, tmp_path, log):
     jobs = real_archive.df(log_query(real_archive, log))

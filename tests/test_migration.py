@@ -33,7 +33,7 @@ from wla.archive.clean.versions import versions, why
 from wla.archive.errors import LogExists, WlaError
 from wla.archive.store.export import swf_bytes
 from wla.archive.store.ingest import ingest
-from wla.archive.store.migrate import SCHEMA_VERSION, schema_version
+from wla.archive.store.migrate import SCHEMA_VERSION, schema_version, views_fingerprint
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cli_run import wla  # noqa: E402
@@ -112,7 +112,7 @@ def test_opening_for_writing_migrates_and_keeps_every_row(old_archive):
     with open_archive(old_archive, write=True) as a:
         assert schema_version(a.con) == SCHEMA_VERSION == 3
     after = _contents(old_archive)
-    assert after["meta"] == [("schema_version", "3")]
+    assert after["meta"] == [("schema_version", "3"), ("views_sha256", views_fingerprint())]
     _same_rows(before, after)
     # Each kept rule now has the fingerprint of the text it kept, under the
     # new definition; the text is as it was.
@@ -242,7 +242,7 @@ def test_a_v2_archive_migrates_and_exports_as_before(v2_archive, tmp_path):
         assert new.status == "ingested"
         assert swf_bytes(a, "lublin_256") == gzip.decompress((DATA / "lublin_256.swf.gz").read_bytes())
     after = _contents(v2_archive)
-    assert after["meta"] == [("schema_version", "3")]
+    assert after["meta"] == [("schema_version", "3"), ("views_sha256", views_fingerprint())]
     for table in TABLES:  # every row that was there is there as it was
         was = before[table]
         now = [row[:-1] for row in after[table]] if table == "logs" else after[table]

@@ -59,10 +59,9 @@ def expected(df: pd.DataFrame, size: int) -> dict:
     return e
 
 
-# Three logs by default (one cut short), every one in the slow step.
-@pytest.mark.parametrize("name", [n if n in ("SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170",
-                                            "KTH-SP2-1996-2.1-cln") else pytest.param(n, marks=pytest.mark.slow)
-                                  for n in LOGS])
+# Two logs by default (one cut short), every one in the slow step.
+@pytest.mark.parametrize("name", [n if n in ("SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170")
+                                  else pytest.param(n, marks=pytest.mark.slow) for n in LOGS])
 def test_quality_counts_match_pandas(real_archive, name):
     size = int(real_archive.df(f"SELECT machine_size FROM logs WHERE name = '{name}'").iloc[0, 0])
     got = quality(real_archive, [name]).iloc[0]

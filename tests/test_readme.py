@@ -42,7 +42,8 @@ def test_the_slow_examples_print_what_the_readme_shows(tmp_path, monkeypatch):
         ingest(a, [data_dir() / f"{log}.swf.gz" for log in logs])
     differ = [bad for e in slow if (bad := mismatch(e, run(e, cwd))) is not None]
     assert not differ, "\n\n".join(differ)
-    for png in ("ctc_load.png", "sp2_load.png", "sp2_last.png"):
+    for png in ("ctc_load.png", "sp2_load.png", "sp2_last.png", "sp2_users.png", "sp2_rb.png",
+                "sp2_validate/histograms.png", "sp2_validate/pox.png"):
         assert (cwd / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
 
 

@@ -215,3 +215,28 @@ def test_stored_exported_and_simulated(sp2_archive_file, tmp_path):
     assert f"; Note: A resampled workload of {LOG}, made by wla" in text
     assert "seed=5" in text and "rb_npw=0.25" in text and "; MaxProcs: 128" in text
     assert len([x for x in text.splitlines() if not x.startswith(";")]) == len(r.jobs)
+
+
+def test_phase_cycle_starts_a_long_term_user_anywhere_in_its_cycle():
+    """User 1 is active 13 weeks (0 to 12) and then waits 27: a cycle of 39
+    weeks. With phase 'cycle' it is in its activity at week 0 in 13 of the
+    39 offsets, else its next pass begins when the gap ends; the 27-week
+    gap between passes holds either way."""
+    jobs = one_long_term_user()
+    pools = user_pools(jobs.submit.to_numpy(), jobs.user_id.to_numpy())
+    in_activity = 0
+    for seed in range(120):
+        p = plan(pools, jobs.submit.to_numpy(),
+                 ResampleSettings(temporary=0, arrival_rate=0, seed=seed, phase="cycle"))
+        source_week = np.floor(jobs.submit.to_numpy()[p.source] / WEEK)
+        first = p.submit[0] // WEEK
+        if source_week[0] == 12 or first == 0:  # started inside its activity
+            in_activity += 1
+        else:  # started in its gap: its first pass is whole, and begins after week 0
+            assert source_week[0] == 0 and 1 <= first <= 26
+        for i in np.flatnonzero(source_week[:-1] > source_week[1:]):
+            assert p.submit[i + 1] - p.submit[i] == 27 * WEEK
+    # 13 of 39 offsets: a third; 120 seeds put it within 4 standard deviations
+    assert abs(in_activity / 120 - 1 / 3) < 4 * np.sqrt(1 / 3 * 2 / 3 / 120)
+    with pytest.raises(UsageError, match="--phase is one of activity, cycle"):
+        plan(pools, jobs.submit.to_numpy(), ResampleSettings(phase="never"))

@@ -71,6 +71,10 @@ def test_the_same_seed_stores_the_same_bytes(archive_copy, tmp_path, sp2_archive
     assert "already holds a log named" in again.one_error_line()
     sim = wla("simulate", f"{LOG}-r8", "--json", archive=archive_copy)
     assert json.loads(sim.out)["counts"]["jobs"] == data["jobs"]
+    shaken = wla("shake", f"{LOG}-r8", "--runs", "2", "--workers", "1", "--json", archive=archive_copy)
+    assert json.loads(shaken.out)["source"]["log"] == f"{LOG}-r8"
+    listed = wla("ls", archive=archive_copy).out
+    assert f"{LOG}-r8" in listed
 
 
 @pytest.mark.parametrize("args, words", [

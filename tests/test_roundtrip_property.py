@@ -264,7 +264,7 @@ def export_gives_back_the_file(log):
 
 
 # A third of the examples in the default run, all of them in the slow step.
-test_export_gives_back_the_file = settings(SETTINGS, max_examples=20)(given(swf_logs())(export_gives_back_the_file))
+test_export_gives_back_the_file = settings(SETTINGS, max_examples=12)(given(swf_logs())(export_gives_back_the_file))
 test_export_gives_back_the_file_more = pytest.mark.slow(SETTINGS(given(swf_logs())(export_gives_back_the_file)))
 
 

@@ -9,16 +9,18 @@ the tables are read as they are and nothing is written. They are what this
 wla's code reads, so an archive of a newer schema gets them too; one whose
 tables they cannot read keeps its own views.
 
-Making them costs about what one catalog query does (DuckDB's
-duckdb_views() takes as long), so a reader makes them every time rather
-than first asking whether the stored ones are this wla's.
+A writable open records the fingerprint of the views it made in
+archive_meta ('views_sha256'); a reader whose views have that fingerprint
+reads the stored ones and makes none (making them costs more than opening
+the file). An archive without the record, or with another's, gets them
+made.
 """
 from __future__ import annotations
 
 import duckdb
 from wla.schema import load_sql
 
-from .migrate import VIEWS, has_table
+from .migrate import VIEWS, has_table, stored_views_are_current
 
 
 def temporary(sql: str) -> str:
@@ -31,6 +33,8 @@ def temporary(sql: str) -> str:
 def read_through_current_views(con: duckdb.DuckDBPyConnection) -> bool:
     """On a read-only connection, make this wla's views, all or none;
     whether they were made."""
+    if stored_views_are_current(con):
+        return True
     con.begin()
     try:
         kept = has_table(con, "log_figures")

@@ -167,3 +167,20 @@ def executor(workers: int | None = None, dask: str | None = None) -> Executor:
     if n < 1:
         raise UsageError(f"--workers is at least 1, not {n}")
     return Executor() if n == 1 else LocalPool(n)
+
+
+def fill_runs(values: Any, task: Callable[[Any, int], tuple], shared: Any, runs: int, workers: int | None,
+              dask: str | None, progress: Any = None, after_first: Callable[[], None] | None = None) -> None:
+    """Row i of `values` from task(shared, i) for runs 1..runs, on the
+    executor the options ask for, each counted on `progress` as it comes."""
+    from wla.archive.progress import tell
+
+    done = 0
+    tell(progress, done, runs, "")
+    with executor(workers, dask) as ex:
+        for run, row in ex.results(task, shared, range(1, runs + 1)):
+            values[run] = row
+            done += 1
+            tell(progress, done, runs, "")
+            if done == 1 and after_first is not None:
+                after_first()

@@ -6,8 +6,9 @@ VALUES is a range `A:B:STEP` (B included when the steps reach it; each
 value rounded to the step's decimals, so 0.5:0.95:0.01 gives 0.5, 0.51, ...,
 0.95 exactly as written), a list `V1,V2,...`, or for estimates `last:A..B`
 or `badness:A:B:STEP`. Parameters: load (the load factor: interarrival times
-divided by it), estimate, badness (the factor F of badness:F), policy,
-procs, overrun.
+divided by it; in a resampled sweep the resampling's load factor),
+estimate, badness (the factor F of badness:F), policy, procs, overrun, and
+rb_npw (resampled sweeps: rare-behavior users per week).
 """
 from __future__ import annotations
 
@@ -27,7 +28,11 @@ PARAMETERS = {
     "policy": ("policy", str),
     "procs": ("procs", int),
     "overrun": ("overrun", str),
+    "rb_npw": ("rb_npw", float),  # resampled sweeps only: rare-behavior users per week
 }
+# In a resampled sweep these set each run's workload, not simulate(): load is
+# the resampling's load factor (more or fewer users), rb_npw its RB_NPW.
+RESAMPLE_PARAMETERS = ("load", "rb_npw")
 MAX_POINTS = 1_000_000
 
 
@@ -115,12 +120,15 @@ def points(grids: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(v for _, v in grids))]
 
 
-def options_at(point: dict[str, Any]) -> dict[str, Any]:
-    """simulate()'s keyword arguments a point sets (procs aside: it shapes the workload)."""
+def options_at(point: dict[str, Any], resampled: bool = False) -> dict[str, Any]:
+    """simulate()'s keyword arguments a point sets (procs aside: it shapes the
+    workload; so do load and rb_npw in a resampled sweep)."""
     out: dict[str, Any] = {}
     for name, value in point.items():
         keyword, _ = PARAMETERS[name]
-        if name == "procs":
+        if name == "procs" or (resampled and name in RESAMPLE_PARAMETERS):
             continue
+        if name == "rb_npw":
+            raise UsageError("--grid rb_npw sets resampled workloads: give --resample")
         out[keyword] = f"badness:{value:g}" if name == "badness" else value
     return out

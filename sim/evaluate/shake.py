@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from wla.archive.errors import UsageError
-from wla.archive.progress import Progress, tell
+from wla.archive.progress import Progress
 
 from ..simulate import simulate
 from ..workload import Workload
-from .executors import executor
+from .executors import fill_runs
 from .perturb import RULES, check_shaking, perturb, run_rng
 from .summary import (
     METRIC_NAMES,
@@ -127,15 +127,8 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
     study = Study(workload, shaking, options)
     values = np.full((runs + 1, len(RUN_COLUMNS)), np.nan)
     values[0] = metric_values(first.metrics)
-    done = 0
-    tell(progress, done, runs, "")
-    with executor(workers, dask) as ex:
-        for run, row in ex.results(one_run, study, range(1, runs + 1)):
-            values[run] = row
-            done += 1
-            tell(progress, done, runs, "")
-            if done == 1:
-                prepare()  # the workers are started and busy
+    # prepare() once the workers are started and busy
+    fill_runs(values, one_run, study, runs, workers, dask, progress, after_first=prepare)
     return ShakeResult(settings={**first.settings, "shaking": shaking.as_dict(), "runs": runs},
                        source=first.source, values=values, summaries=summaries(values))
 

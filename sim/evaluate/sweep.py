@@ -19,8 +19,9 @@ from wla.archive.progress import Progress, tell
 from ..simulate import check_settings, simulate
 from ..workload import Workload
 from .executors import executor
-from .grid import PARAMETERS, options_at, points
+from .grid import PARAMETERS, RESAMPLE_PARAMETERS, options_at, points
 from .journal import Journal
+from .resample.study import Resampling, run_seed
 from .shake import Shaking
 from .summary import METRIC_NAMES, RUN_COLUMNS, SATURATED, metric_values, summarize, unsaturated
 
@@ -56,16 +57,25 @@ class SweepStudy:
     shaking: Shaking
     options: dict
     points: list
+    resampling: Resampling | None = None  # runs 1.. resampled instead of shaken
 
     def workload(self, point: dict, run: int) -> Workload:
         procs = point.get("procs", self.default_procs)
-        key = (procs, run)
+        if self.resampling is None or run == 0:
+            key: tuple = (procs, run)
+        else:
+            key = (procs, run, point.get("load"), point.get("rb_npw"))
         global _LAST
         if _LAST is not None and _LAST[0] is self and _LAST[1] == key:
-            return _LAST[2]  # every point of one run shares the shaken workload: shake it once per worker
-        shaken = self.shaking.workload(self.workloads[procs], run)
-        _LAST = (self, key, shaken)
-        return shaken
+            return _LAST[2]  # the points of one run share its workload: make it once per worker
+        if self.resampling is None:
+            made = self.shaking.workload(self.workloads[procs], run)
+        elif run == 0:
+            made = self.workloads[procs]  # the log itself
+        else:
+            made = resized(self.resampling.workload(run, point.get("load"), point.get("rb_npw")), procs)
+        _LAST = (self, key, made)
+        return made
 
 
 _LAST: tuple | None = None
@@ -75,7 +85,8 @@ def sweep_run(study: SweepStudy, item: tuple[int, int]) -> tuple[float, ...]:
     """The metrics of one (point, run) (a task: runs in any process)."""
     p, run = item
     point = study.points[p]
-    result = simulate(study.workload(point, run), **{**study.options, **options_at(point)})
+    result = simulate(study.workload(point, run),
+                      **{**study.options, **options_at(point, study.resampling is not None)})
     return metric_values(result.metrics)
 
 
@@ -90,9 +101,9 @@ class SweepResult:
     def warnings(self) -> list[str]:
         from .summary import saturated_note
 
-        count = sum(p["saturated"]["shaken_runs"] for p in self.points)
+        count = sum(p["saturated"]["runs"] for p in self.points)
         runs = self.settings.get("runs", 0) * len(self.points)
-        note = saturated_note(count, runs)
+        note = saturated_note(count, runs, "resampled runs" if self.settings.get("resampling") else "shaken runs")
         return [note] if note else []
 
     def summary(self) -> dict:
@@ -106,29 +117,39 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
           attribute: str = "interarrival", degree: float = 60.0, relative: float | None = 10.0,
           jobs: float = 100.0, workers: int | None = None, dask: str | None = None,
           journal: str | Path | None = None, resume: bool = False, progress: Progress | None = None,
-          **options: Any) -> SweepResult:
+          resample: Resampling | None = None, **options: Any) -> SweepResult:
     """Simulate every point of `grids` (from grid.parse_grid) once unshaken
     and `runs` times shaken, with simulate()'s other `options`. With a
     `journal` file, each run is recorded as it finishes and `resume`
     finishes an interrupted sweep; the journal is left for the caller to
-    remove once the table is kept."""
+    remove once the table is kept. With `resample` (the log `workload` is
+    of, read by resample.read_source), runs 1.. are resampled workloads
+    instead of shaken ones (study.py: run i's seed), run 0 the log itself,
+    and the grids' load and rb_npw set the resampling."""
     shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
+    if resample is not None:
+        resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
         raise UsageError(f"--runs is at least 0, not {runs}")
     if "seed" in options:
         raise UsageError("give the sweep's seed once, as `seed`")
     grid_points = points(grids)
-    clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options)
+    resampled = resample is not None
+    clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options and not (resampled and n in RESAMPLE_PARAMETERS))
     if clash:
         raise UsageError(f"{', '.join(clash)} is swept by a --grid; do not also give it as an option")
     options = {**options, "seed": seed}
     sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
     workloads = {P: resized(workload, P) for P in sizes}
-    study = SweepStudy(workloads, workload.P, shaking, options, grid_points)
-    for values in {tuple(sorted(options_at(pt).items())) for pt in grid_points}:
+    study = SweepStudy(workloads, workload.P, shaking, options, grid_points, resample)
+    for values in {tuple(sorted(options_at(pt, resampled).items())) for pt in grid_points}:
         check_settings(**{**options, **dict(values)})  # every point's options, before any process starts
+    if study.resampling is not None and runs:
+        for load, rb_npw in sorted({(pt.get("load"), pt.get("rb_npw")) for pt in grid_points}, key=str):
+            study.resampling.workload(1, load, rb_npw)  # settings refused here, not in a worker
     settings = {"grids": {n: v for n, v in grids}, "points": len(grid_points), "runs": runs,
-                "shaking": shaking.as_dict(), "simulate": options}
+                "shaking": None if resampled else shaking.as_dict(),
+                "resampling": resample.as_dict() if resampled else None, "simulate": options}
     spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
     book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume) if journal else None
     memory: dict[tuple[int, int], tuple[float, ...]] = {}
@@ -148,7 +169,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
                 done += 1
                 tell(progress, done, total, "")
         rows = book.rows() if book else ((p, r, v) for (p, r), v in memory.items())
-        table = _table(rows, grid_points, grids, runs, seed)
+        table = _table(rows, grid_points, grids, runs, seed, resampled)
     finally:
         if book:
             book.close()
@@ -167,7 +188,8 @@ def workload_digest(workload: Workload) -> str:
     return h.hexdigest()
 
 
-def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: int, seed: int) -> pd.DataFrame:
+def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: int, seed: int,
+           resampled: bool = False) -> pd.DataFrame:
     import pandas as pd
 
     n_points = len(grid_points)
@@ -186,7 +208,9 @@ def _table(rows, grid_points: list[dict], grids: list[tuple[str, list]], runs: i
         frame[name] = [grid_points[p][name] for p in point]
     frame["run"] = run
     frame["seed"] = np.full(len(run), seed, dtype=np.int64)
-    frame["shaken"] = run > 0
+    frame["shaken" if not resampled else "resampled"] = run > 0
+    if resampled:  # `wla resample LOG --seed S` makes run i's workload again
+        frame["workload_seed"] = [run_seed(seed, r) if r else -1 for r in run]
     for k, name in enumerate(RUN_COLUMNS):
         frame[name] = values[:, k]
     return frame
@@ -200,7 +224,7 @@ def _summaries(table: pd.DataFrame, grid_points: list[dict]) -> list[dict]:
         block = values[p * runs_per:(p + 1) * runs_per]
         kept = unsaturated(block[1:])
         out.append({"point": p, **point,
-                    "saturated": {"single": bool(block[0, SATURATED] == 1), "shaken_runs": len(block) - 1 - len(kept)},
+                    "saturated": {"single": bool(block[0, SATURATED] == 1), "runs": len(block) - 1 - len(kept)},
                     "metrics": {name: summarize(kept[:, k], float(block[0, k]))
                                 for k, name in enumerate(METRIC_NAMES)}})
     return out

@@ -1,7 +1,9 @@
 """The sweep plot: a metric against the first swept parameter, the single
 run (jagged: one data point per value) against the mean of the shaken runs
 with its 95% band (the trend); one pair of curves per combination of the
-other swept parameters."""
+other swept parameters. A resampled sweep adds the share of runs that
+saturated (right axis), and a second panel: each run's utilization against
+the metric, saturated runs marked."""
 from __future__ import annotations
 
 import os
@@ -36,8 +38,10 @@ def plot_sweep(result: SweepResult, metric: str, path: str | os.PathLike) -> Non
     x_name, x_values = grids[0]
     others = [n for n, _ in grids[1:]]
     x, labels, suffix = _positions(x_values)
-    fig = Figure(figsize=(9, 4.5), dpi=100)
-    ax = fig.add_subplot()
+    resampled = bool(result.settings.get("resampling"))
+    kind = "resampled" if resampled else "shaken"
+    fig = Figure(figsize=(14, 4.8) if resampled else (9, 4.5), dpi=100)
+    ax = fig.add_subplot(1, 2, 1) if resampled else fig.add_subplot()
     groups: dict[tuple, list[dict]] = {}
     for pt in result.points:
         groups.setdefault(tuple(pt[n] for n in others), []).append(pt)
@@ -50,21 +54,57 @@ def plot_sweep(result: SweepResult, metric: str, path: str | os.PathLike) -> Non
         single = np.asarray([np.nan if pt["metrics"][metric]["original"] is None else pt["metrics"][metric]["original"]
                              for pt in pts], dtype=np.float64)
         ax.plot(at, single, color=color, linewidth=0.8, alpha=0.8, marker=".", markersize=3,
-                label=f"single run{' ' + name if name else ''}")
+                label=f"{'the log' if resampled else 'single run'}{' ' + name if name else ''}")
         if runs > 0:
             s = [pt["metrics"][metric] for pt in pts]
             mean = np.asarray([np.nan if m["mean"] is None else m["mean"] for m in s], dtype=np.float64)
             lo = np.asarray([np.nan if m["ci_low"] is None else m["ci_low"] for m in s], dtype=np.float64)
             hi = np.asarray([np.nan if m["ci_high"] is None else m["ci_high"] for m in s], dtype=np.float64)
-            ax.plot(at, mean, color=color, linewidth=2.0, label=f"mean of {runs} shaken{' ' + name if name else ''}")
+            ax.plot(at, mean, color=color, linewidth=2.0, label=f"mean of {runs} {kind}{' ' + name if name else ''}")
             ax.fill_between(at, lo, hi, color=color, alpha=0.2, linewidth=0)
     if labels is not None:
         ax.set_xticks(x, labels)
     ax.set_xlabel(x_name + suffix)
     ax.set_ylabel(metric.replace("_", " "))
     src = result.source.get("log") or "query"
-    ax.set_title(f"{src}: {metric.replace('_', ' ')} against {x_name} (band: 95% CI of the shaken mean)")
+    ax.set_title(f"{src}: {metric.replace('_', ' ')} against {x_name} (band: 95% CI of the {kind} mean)",
+                 fontsize="medium")
     ax.grid(True, linewidth=0.3, alpha=0.5)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left")
+    if resampled and runs > 0:
+        _saturated_share(ax, result, x, x_values, x_name)
+        _utilization_panel(fig.add_subplot(1, 2, 2), result, metric, x_name)
     fig.tight_layout()
     save(fig, path)
+
+
+def _saturated_share(ax, result: SweepResult, x: np.ndarray, x_values: list, x_name: str) -> None:
+    """The share of each x value's runs that saturated, on a right axis."""
+    t = result.table
+    runs = t[t.run > 0]
+    share = [float((runs[runs[x_name] == v].saturated == 1).mean()) for v in x_values]
+    right = ax.twinx()
+    right.plot(x, share, color="black", linestyle="--", linewidth=1.0, marker="x", markersize=4,
+               label="share of runs saturated")
+    right.set_ylim(-0.02, 1.02)
+    right.set_ylabel("share of runs saturated")
+    right.legend(fontsize="small", loc="upper center")
+
+
+def _utilization_panel(ax, result: SweepResult, metric: str, x_name: str) -> None:
+    """Each run's utilization against the metric, coloured by the swept value."""
+    t = result.table
+    runs = t[t.run > 0]
+    ok = runs[runs.saturated != 1]
+    bad = runs[runs.saturated == 1]
+    dots = ax.scatter(ok.utilization, ok[metric], c=ok[x_name], cmap="viridis", s=10, linewidths=0)
+    if len(bad):
+        ax.scatter(bad.utilization, bad[metric], c="red", marker="x", s=14, linewidths=0.8,
+                   label=f"saturated ({len(bad)} runs, left out of the means)")
+        ax.legend(fontsize="small", loc="upper left")
+    ax.figure.colorbar(dots, ax=ax, label=x_name)
+    ax.set_yscale("log")
+    ax.set_xlabel("utilization")
+    ax.set_ylabel(metric.replace("_", " "))
+    ax.set_title(f"each resampled run: utilization against {metric.replace('_', ' ')}", fontsize="medium")
+    ax.grid(True, linewidth=0.3, alpha=0.5)

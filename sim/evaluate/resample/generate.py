@@ -14,7 +14,9 @@ Choices where the spec is silent, each stated in the README:
   week)) weeks after the week of its last job;
 - replica r of a long-term user picked R times starts at week
   (k0 + r * A // R) mod A of its A active weeks, k0 drawn once: as far
-  apart as its activity allows;
+  apart as its activity allows (with phase 'cycle', of the A - 1 + gap
+  weeks of its cycle, a start in the gap meaning its next pass begins at
+  the cycle's end);
 - jobs whose shifted submit falls at or after week W are not taken.
 Every draw comes from one PCG64 stream seeded with `seed`, in this order:
 long-term users, their start weeks, initial temporary users, their start
@@ -37,6 +39,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 MAX_WEEKS = 100_000
+# activity: the spec's, a random week of the user's activity (every long-term
+# user active in week 0); cycle: a random week of its cycle of activity and
+# restart gap, so that as many are active at the start as on average later.
+PHASES = ("activity", "cycle")
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,11 @@ class ResampleSettings:
     arrival_rate: float | None = None
     rb_npw: float = 0.0
     seed: int = 0
+    phase: str = "activity"  # where a long-term user starts: a week of its activity, or of its whole cycle
 
     def checked(self) -> ResampleSettings:
+        if self.phase not in PHASES:
+            raise UsageError(f"--phase is one of {', '.join(PHASES)}, not {self.phase!r}")
         return ResampleSettings(
             weeks=None if self.weeks is None else whole("weeks", self.weeks, 1, MAX_WEEKS),
             load=number("load", self.load, 1e-6, 1e6),
@@ -59,7 +68,7 @@ class ResampleSettings:
             temporary=None if self.temporary is None else number("temporary", self.temporary, 0, 1e7),
             arrival_rate=None if self.arrival_rate is None else number("arrival-rate", self.arrival_rate, 0, 1e7),
             rb_npw=number("rb-npw", self.rb_npw, 0, 1e7),
-            seed=whole("seed", self.seed, 0, 2**63 - 1))
+            seed=whole("seed", self.seed, 0, 2**63 - 1), phase=self.phase)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -154,17 +163,25 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     chosen = np.concatenate([rng.permutation(long_pool) for _ in range(rounds)])[:n_long] if rounds else []
     users, times = np.unique(np.asarray(chosen, np.int64), return_counts=True)
     picked = dict(zip(users.tolist(), times.tolist()))
-    k0 = {u: int(rng.integers(active[u])) for u in dict.fromkeys(int(u) for u in chosen)}
+    gaps = {u: max(1, half_up((pools.log_last - pools.log_first - (pools.last[u] - pools.first[u])) / WEEK))
+            for u in dict.fromkeys(int(u) for u in chosen)}
+    k0 = {u: int(rng.integers(active[u] if s.phase == "activity" else active[u] - 1 + gaps[u])) for u in gaps}
     seen: dict[int, int] = {}
     length = pools.log_last - pools.log_first
     for u in (int(u) for u in chosen):
         r = seen.get(u, 0)
         seen[u] = r + 1
-        start = first_week[u] + (k0[u] + r * int(active[u]) // picked[u]) % int(active[u])
-        inst = b.instance(u)
-        shift = -int(start)
-        b.segment(u, int(start), shift, inst)
         gap = max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
+        span = int(active[u]) if s.phase == "activity" else int(active[u]) - 1 + gap
+        offset = (k0[u] + r * span // picked[u]) % span
+        inst = b.instance(u)
+        if offset < active[u]:  # within its activity: its jobs from that week on
+            start = int(first_week[u]) + offset
+            shift = -start
+            b.segment(u, start, shift, inst)
+        else:  # in its restart gap: its next pass begins span - offset weeks from now
+            shift = span - offset - int(first_week[u])
+            b.segment(u, int(first_week[u]), shift, inst)
         while True:
             begin = int(last_week[u]) + shift + gap  # output week of the next pass's first job
             if begin >= weeks:

@@ -91,11 +91,11 @@ def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
 
 def resample(archive: Archive, log: str, version: str | None = None, *, weeks: int | None = None,
              load: float = 1.0, long_term: int | None = None, temporary: float | None = None,
-             arrival_rate: float | None = None, rb_npw: float = 0.0, seed: int = 0,
+             arrival_rate: float | None = None, rb_npw: float = 0.0, seed: int = 0, phase: str = "activity",
              rb: list[Triple] | tuple = (), rb_from_flurries: bool = False) -> Workload:
     """One resampled workload of a log, ready to simulate (resampling.md);
     `resample_log` keeps every field, and `store_resampled` stores it."""
-    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed)
+    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed, phase)
     src = read_source(archive, log, version, rb, rb_from_flurries)
     if src.P is None:
         raise UsageError(f"{src.name} has no machine size: set it with `wla set {src.name} max-procs N`")

@@ -1,0 +1,39 @@
+"""Resampled runs of a study: run i's workload is the log resampled with a
+seed drawn from (the study's seed, i) alone, so any run can be made again
+with `wla resample --seed` and the seed its table row gives."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ...workload import Workload
+from .generate import ResampleSettings
+from .workload import SourceLog, resample_source
+
+
+def run_seed(seed: int, run: int) -> int:
+    """The resampling seed of run `run` (63 bits, from numpy's SeedSequence)."""
+    return int(np.random.SeedSequence([int(seed), int(run)]).generate_state(1, np.uint64)[0]) >> 1
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """What every task of a resampled study shares: the log read once, and
+    the settings its points change (load, rb_npw)."""
+
+    source: SourceLog
+    settings: ResampleSettings
+
+    def workload(self, run: int, load: float | None = None, rb_npw: float | None = None) -> Workload:
+        s = replace(self.settings, seed=run_seed(self.settings.seed, run),
+                    load=self.settings.load if load is None else load,
+                    rb_npw=self.settings.rb_npw if rb_npw is None else rb_npw)
+        return resample_source(self.source, s).workload()
+
+    def as_dict(self) -> dict:
+        return {"log": self.source.name, **self.settings.checked().as_dict(),
+                "seed_rule": "run i resampled with run_seed(seed, i): SeedSequence([seed, i]), 63 bits",
+                "pools": {"long_term_weeks": self.source.pools.long_term_weeks,
+                          "edge_weeks": self.source.pools.edge_weeks,
+                          "rare_behavior_triples": len(self.source.pools.triples)}}
