@@ -473,11 +473,11 @@ def test_node_limit_keeps_a_feasible_deletion(real_archive):
 
 
 def test_limits_give_the_same_deletions_every_time(real_archive):
-    """Where limits bind (nodes, and windows for the programs above 5,000
-    nonzeros), the same input gives the same deletions: run again on one
-    worker and on two (other finishing orders) with the jobs in another order."""
-    jobs, size = load(real_archive, "CTC-SP2-1996-3.1-cln")
-    limits = dict(threshold=1.0, node_limit=1, size_limit=5000)
+    """Where limits bind (nodes, and windows for the programs above 2,000
+    nonzeros), the same input gives the same deletions: run again on two
+    workers (other finishing orders) with the jobs in another order."""
+    jobs, size = load(real_archive, "SDSC-SP2-1998-4.2-cln")
+    limits = dict(threshold=1.0, node_limit=1, size_limit=2000)
     one = capacity_deletions(jobs, size, **limits, workers=1)
     assert {"node limit", "size limit"} <= set(one.components.method_S)
     again = capacity_deletions(jobs.sample(frac=1, random_state=5), size, **limits, workers=2)
