@@ -456,17 +456,13 @@ def resampled(data: dict) -> str:
     ])
 
 
-def _v(x: float | None) -> str:
-    return "-" if x is None else _g(x)
-
-
 def statistics(data: dict) -> str:
     """A log's statistics: its named numbers, and its arrival cycles."""
     st = data["statistics"]
     lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else ""), ""]
     width = max(len(k) for k in data["scalars"]) + 2
     for name, value in data["scalars"].items():
-        lines.append(f"{name:<{width}}{_v(value):>14}")
+        lines.append(f"{name:<{width}}{_g(value):>14}")
     c = st["cycles"]
     lines += ["", "arrivals by day of week" + (" (from the log's start)" if c["relative"] else "") + ": "
               + " ".join(f"{d}:{n:,}" for d, n in zip(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
@@ -487,8 +483,8 @@ def validation(summary: dict) -> str:
     for name in names:
         d = summary["statistics"][name]
         at = "-" if d["percentile"] is None else f"p{d['percentile']:.0f}"
-        lines.append(f"{name:<{width}}{_v(d['original']):>14}{_v(d['mean']):>16}{_v(d['p5']):>12}"
-                     f"{_v(d['p95']):>12}{at:>8}")
+        lines.append(f"{name:<{width}}{_g(d['original']):>14}{_g(d['mean']):>16}{_g(d['p5']):>12}"
+                     f"{_g(d['p95']):>12}{at:>8}")
     lines += ["", "log at: the share of resampled workloads below the log's value (p50: in the middle; "
               "p0 or p100: outside them all)"]
     return "\n".join(lines)

@@ -84,7 +84,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     per_job = job_metrics(submit, start, held, tau)
     measure = measured(submit, end, order, w.excluded, warmup, stop_at_last_arrival)
     summary = summarize(per_job, measure, start, end, w.procs, submit, P)
-    summary["saturation"] = saturation(submit, end)
+    summary["saturation"] = saturation(submit, end, order)
     counts = {
         "jobs": w.total,
         "simulated": len(w),

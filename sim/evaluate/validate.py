@@ -19,7 +19,7 @@ from ..simulate import simulate
 from .executors import fill_runs
 from .resample.generate import ResampleSettings
 from .resample.study import Resampling, run_seed
-from .resample.workload import SourceLog, resample_source
+from .resample.workload import SourceLog
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,11 +62,8 @@ def _row(scalars: dict, stats: dict, result) -> tuple[float, ...]:
 
 def validation_run(study: ValidationStudy, run: int) -> tuple[float, ...]:
     """One resampled workload's statistics and metrics (a task: runs in any process)."""
-    from dataclasses import replace
-
     src = study.resampling.source
-    s = study.resampling.settings
-    r = resample_source(src, replace(s, seed=run_seed(s.seed, run)))
+    r = study.resampling.resampled(run)
     scalars, stats = _statistics(r.jobs, src.P, src.clock)
     return _row(scalars, stats, simulate(r.workload(), **study.options))
 

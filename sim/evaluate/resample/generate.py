@@ -163,15 +163,15 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     chosen = np.concatenate([rng.permutation(long_pool) for _ in range(rounds)])[:n_long] if rounds else []
     users, times = np.unique(np.asarray(chosen, np.int64), return_counts=True)
     picked = dict(zip(users.tolist(), times.tolist()))
-    gaps = {u: max(1, half_up((pools.log_last - pools.log_first - (pools.last[u] - pools.first[u])) / WEEK))
+    length = pools.log_last - pools.log_first
+    gaps = {u: max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
             for u in dict.fromkeys(int(u) for u in chosen)}
     k0 = {u: int(rng.integers(active[u] if s.phase == "activity" else active[u] - 1 + gaps[u])) for u in gaps}
     seen: dict[int, int] = {}
-    length = pools.log_last - pools.log_first
     for u in (int(u) for u in chosen):
         r = seen.get(u, 0)
         seen[u] = r + 1
-        gap = max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
+        gap = gaps[u]
         span = int(active[u]) if s.phase == "activity" else int(active[u]) - 1 + gap
         offset = (k0[u] + r * span // picked[u]) % span
         inst = b.instance(u)

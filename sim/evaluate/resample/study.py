@@ -9,7 +9,7 @@ import numpy as np
 
 from ...workload import Workload
 from .generate import ResampleSettings
-from .workload import SourceLog, resample_source
+from .workload import Resampled, SourceLog, resample_source
 
 
 def run_seed(seed: int, run: int) -> int:
@@ -25,11 +25,15 @@ class Resampling:
     source: SourceLog
     settings: ResampleSettings
 
-    def workload(self, run: int, load: float | None = None, rb_npw: float | None = None) -> Workload:
+    def resampled(self, run: int, load: float | None = None, rb_npw: float | None = None) -> Resampled:
+        """Run `run`'s workload with every field; `load` and `rb_npw` as a point sets them."""
         s = replace(self.settings, seed=run_seed(self.settings.seed, run),
                     load=self.settings.load if load is None else load,
                     rb_npw=self.settings.rb_npw if rb_npw is None else rb_npw)
-        return resample_source(self.source, s).workload()
+        return resample_source(self.source, s)
+
+    def workload(self, run: int, load: float | None = None, rb_npw: float | None = None) -> Workload:
+        return self.resampled(run, load, rb_npw).workload()
 
     def as_dict(self) -> dict:
         return {"log": self.source.name, **self.settings.checked().as_dict(),
