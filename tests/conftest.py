@@ -60,6 +60,11 @@ def pytest_configure(config):
         jit.warm()
 
 
+def pytest_collection_modifyitems(config, items):
+    """Long tests first: with workers, the last test to start sets the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def compiled_once():
     """Compile what numba's cache lacks before any test runs, as `wla doctor

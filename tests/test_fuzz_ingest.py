@@ -351,7 +351,9 @@ def forget(a, name: str) -> None:
         a.con.execute(f"DELETE FROM {table} WHERE log_id = ?", [log_id])
 
 
-@pytest.mark.parametrize("third", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)],
+@pytest.mark.parametrize("third", [pytest.param(0, marks=pytest.mark.long),
+                                   pytest.param(1, marks=pytest.mark.slow),
+                                   pytest.param(2, marks=pytest.mark.slow)],
                          ids=["first", "second", "third"])
 def test_damaged_logs_are_refused_in_one_line_or_kept_intact(tmp_path, third):
     """A third of the cases by default (the fixed ones and every third

@@ -10,6 +10,7 @@ from conftest import data_dir
 from readme_examples import README, SLOW, Example, _matches, examples, mismatch, run, workspace
 
 
+@pytest.mark.long
 def test_every_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
     monkeypatch.delenv("WLA_ARCHIVE", raising=False)
     cwd = workspace(tmp_path, data_dir())

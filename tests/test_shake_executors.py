@@ -183,6 +183,7 @@ with executor(dask=sys.argv[1]) as ex:
 """
 
 
+@pytest.mark.long
 def test_dask_cluster_matches_this_process(real_archive, here, dask_cluster, tmp_path):
     """On a real Dask cluster (scheduler and workers in other processes, the
     study scattered to them, `wla shake --dask`) both studies give this

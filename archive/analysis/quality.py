@@ -31,9 +31,18 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
         "coalesce(f.flurry_weeks, 0) AS flurry_weeks",
         "coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks",
         "coalesce(f.dominant_users, 0) AS dominant_users",
-    ).from_("log_summary AS s").join("quality_counts AS q", using=["log_id"])
-    query = (query.join("usage_exceptions AS e", using=["log_id"], join_type="left")
-             .join("flurry_counts AS f", using=["log_id"], join_type="left").order_by("s.name"))
-    if ids:
-        query = query.where(exp.column("log_id", "s").isin(*ids))
+    ).from_(_part("log_summary", ids).as_("s")).join(_part("quality_counts", ids).as_("q"), using=["log_id"])
+    query = (query.join(_part("usage_exceptions", ids).as_("e"), using=["log_id"], join_type="left")
+             .join(_part("flurry_counts", ids).as_("f"), using=["log_id"], join_type="left")
+             .order_by("s.name"))
     return archive.df(text(query))
+
+
+def _part(view: str, ids: list[int] | None) -> exp.Subquery:
+    """The view for the logs asked for: each one filtered on its own, because
+    DuckDB does not carry a filter on one side of these joins to the others
+    (a whole archive's usage profiles would be computed for one log)."""
+    select = exp.select("*").from_(view)
+    if ids:
+        select = select.where(exp.column("log_id").isin(*ids))
+    return select.subquery()

@@ -110,9 +110,10 @@ def predicate_condition(text: str, clock: LogClock = LogClock()) -> exp.Expressi
 
 
 def predicate_sql(text: str, clock: LogClock = LogClock()) -> str:
-    """predicate_condition as DuckDB SQL."""
+    """predicate_condition as DuckDB SQL: the tree is this call's own copy,
+    so the generator may work on it without copying it again."""
     try:
-        return predicate_condition(text, clock).this.sql(dialect="duckdb")
+        return predicate_condition(text, clock).this.sql(dialect="duckdb", copy=False)
     except RecursionError:
         raise _too_deep(text) from None
 
