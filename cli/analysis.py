@@ -48,12 +48,14 @@ def quality_cmd(
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Inconsistency counts, utilization and its exceptions, per log."""
+    """Inconsistency counts, utilization and its exceptions, and the header audit, per log."""
+    from wla.archive.analysis.header_audit import header_audit
     from wla.archive.analysis.quality import quality
     from wla.archive.resolve import resolve
 
     with progress.display("quality", quiet=as_json), context(archive).reading() as a:
         frame = quality(a, [resolve(a, log).name for log in logs] if logs else None)
+        frame["header_audit"] = [header_audit(a, name) for name in frame["name"]]
     show(frame, as_json, text.quality)
 
 

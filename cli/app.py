@@ -18,8 +18,8 @@ from .coercion import plain_coercion
 
 # The help lists the commands as the work flows: logs in, looked at, cleaned,
 # published, simulated.
-FLOW = ("ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
-        "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
+FLOW = ("ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
+        "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish", "site",
         "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp", "doctor")
 
 

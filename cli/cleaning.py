@@ -88,18 +88,35 @@ def recipe_cmd(
 
 @app.command("diff")
 def diff_cmd(
-    log: str = options.Log,
-    v1: str = options.VersionOrOriginal,
-    v2: str = options.VersionOrOriginal,
+    log: str = options.DiffA,
+    v1: str = options.DiffB,
+    v2: Optional[str] = options.DiffV2,
     limit: int = options.Limit,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Jobs dropped or changed between two versions, grouped by rule."""
-    from wla.archive.clean.versions import diff
+    """Compare two logs or versions job by job (A B), or two versions of one log by rule (LOG V1 V2).
+
+    wla diff A B: A and B are any logs or versions (LOG or LOG@VERSION). Jobs are matched by
+    job number (a number that occurs k times is matched by order of occurrence); it lists the
+    jobs only in A, only in B, and the changed ones field by field, and says what the jobs of
+    each kind have in common.
+
+    wla diff LOG V1 V2: two versions of LOG (or 'original'), matched by line, each dropped job
+    and changed field attributed to the cleaning rule that decided it.
+    """
     from wla.archive.ranges import MAX_COUNT, whole
 
     whole("limit", limit, 0, MAX_COUNT)
+    if v2 is None:
+        from wla.archive.analysis.diff import log_diff
+
+        with context(archive).reading() as a:
+            compared = log_diff(a, log, v1)
+        show(compared, as_json, partial(text.log_diff, limit=limit))
+        return
+    from wla.archive.clean.versions import diff
+
     with context(archive).reading() as a:
         summary, detail = diff(a, log, v1, v2)
     show({"summary": summary, "detail": detail}, as_json, partial(text.diff, v1=v1, v2=v2, limit=limit))

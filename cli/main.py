@@ -11,7 +11,7 @@ import typer
 from wla.archive import jit
 from wla.archive.errors import Escaped, OptionError, WlaError, one_line
 
-from . import analysis, cleaning, doctor, evaluation, logs, resampling, simulation  # noqa: F401  (register their commands)
+from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, simulation, website  # noqa: F401  (register their commands)
 from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)
 
 TRACEBACK_ENV = "WLA_TRACEBACK"

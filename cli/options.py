@@ -272,3 +272,30 @@ ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a 
 
 Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",
                     help="Compile what numba's cache lacks now, rather than on its first use")
+
+# -- pull -----------------------------------------------------------------------------------------
+
+PULL = "wla.archive.pull.pull:pull"
+PullNames = typer.Argument(None, metavar="NAME", show_default=False,
+                           help="Logs of the catalog, e.g. KTH-SP2-1996-2.1-cln (or NAME.swf.gz)")
+PullAll = from_library("--all", source=f"{PULL}.all", help="Every log of the catalog")
+PullUrl = typer.Option(None, "--url", metavar="URL", show_default=False,
+                       help="Base URL the catalog's paths are below [default: $WLA_PULL_URL, else the "
+                            "Parallel Workloads Archive's site]")
+PullDir = typer.Option(None, "--dir", readable=False, metavar="DIR", show_default=False,
+                       help="Folder the .gz files are downloaded to and kept in [default: pwa beside the archive]")
+
+# -- diff of any two logs -------------------------------------------------------------------------
+
+DiffA = typer.Argument(..., metavar='A', show_default=False,
+                       help="A log or version (LOG, LOG@VERSION); with V2 given, the log whose versions are compared")
+DiffB = typer.Argument(..., metavar='B', show_default=False,
+                       help=f"Another log or version; with V2 given, a version of A, or '{ORIGINAL}'")
+DiffV2 = typer.Argument(None, metavar='V2', show_default=False,
+                        help=f"Compare two versions of the log A by line and rule: B and V2 (a version, or "
+                             f"'{ORIGINAL}')")
+
+# -- site -----------------------------------------------------------------------------------------
+
+SiteTo = typer.Option(..., "--output", "-o", readable=False, metavar="DIR",
+                      help="The folder to write the site into: new, empty, or a site wla wrote before")

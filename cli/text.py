@@ -121,7 +121,19 @@ def quality(frame) -> str:
                    "utilization", "exceptions", "worst_excess", "ceiling", "ceiling_share",
                    "flurry_weeks", "large_flurry_weeks", "dominant_users"]].rename(
         columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
-    return frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
+    tables = frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
+    return tables + "\n\n" + header_audits(frame) if "header_audit" in frame else tables
+
+
+def header_audits(frame) -> str:
+    """Each log's header audit: one line saying how it went, then one per mismatch."""
+    from wla.archive.analysis.header_audit import mismatch_lines, verdict
+
+    lines = ["header audit:"]
+    for name, audit in zip(frame["name"], frame["header_audit"]):
+        lines.append(f"{name}: {verdict(audit)}")
+        lines += [f"  {line}" for line in mismatch_lines(audit)]
+    return "\n".join(lines)
 
 
 # -- analyses ------------------------------------------------------------------------------
@@ -222,6 +234,36 @@ def diff(data: dict, v1: str, v2: str, limit: int) -> str:
     lines = [frame_text(summary), "", frame_text(shown)]
     if len(shown) < len(detail):
         lines.append(f"... {len(detail) - len(shown):,} more rows (--limit 0 shows all)")
+    return "\n".join(lines)
+
+
+def log_diff(diff, limit: int) -> str:
+    """Two logs compared (`wla diff A B`): counts, what each kind of job has in common, the rows."""
+    c = diff.counts()
+    lines = [f"A {diff.a}: {c['jobs_a']:,} jobs", f"B {diff.b}: {c['jobs_b']:,} jobs",
+             f"{diff.matching()}: {c['matched']:,} in both ({c['changed_jobs']:,} changed), "
+             f"{c['only_a']:,} only in A, {c['only_b']:,} only in B"]
+    for side in ("a", "b"):
+        if c[f"rejects_{side}"]:
+            lines.append(f"{side.upper()} has {c[f'rejects_{side}']:,} lines its lenient ingest rejected "
+                         "(not compared; they are in the table rejects)")
+    if diff.same:
+        lines.append("A and B hold the same jobs with the same values")
+        return "\n".join(lines)
+    parts = (("only in A", diff.only_a, f"{c['only_a']:,} jobs only in A"),
+             ("only in B", diff.only_b, f"{c['only_b']:,} jobs only in B"),
+             ("changed", diff.changed, f"{c['changed_jobs']:,} changed jobs, {c['changes']:,} changed fields"))
+    for group, frame, title in parts:
+        if frame.empty:
+            continue
+        lines += ["", f"{title}:"]
+        lines += [f"  {f.text}" for f in diff.findings if f.group == group or f.group.startswith(group + " ")]
+        shown = frame if limit == 0 else frame.head(limit)
+        if (shown["occurrence"] == 1).all():  # no job number repeats: the job number says it all
+            shown = shown.drop(columns="occurrence")
+        lines += ["", frame_text(shown)]
+        if len(shown) < len(frame):
+            lines.append(f"... {len(frame) - len(shown):,} more rows (--limit 0 shows all)")
     return "\n".join(lines)
 
 

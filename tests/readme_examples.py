@@ -180,6 +180,24 @@ def workspace(base: Path, data: Path) -> Path:
 
 
 @contextlib.contextmanager
+def mirror(data: Path):
+    """`wla pull` reads the logs from a local server of `data`, through
+    $WLA_PULL_URL, as a user's pull reads them from the archive's site."""
+    from pull_server import serve
+
+    saved = os.environ.get("WLA_PULL_URL")
+    with serve(data) as url:
+        os.environ["WLA_PULL_URL"] = url
+        try:
+            yield url
+        finally:
+            if saved is None:
+                os.environ.pop("WLA_PULL_URL", None)
+            else:
+                os.environ["WLA_PULL_URL"] = saved
+
+
+@contextlib.contextmanager
 def _inside(cwd: Path):
     before = os.getcwd()
     os.chdir(cwd)
@@ -197,7 +215,7 @@ if __name__ == "__main__":
 
     os.environ.pop("WLA_ARCHIVE", None)
     first = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, mirror(data_dir()):
         cwd = workspace(Path(tmp), data_dir())
         for ex in examples():
             if ex.kind == "shown" or ex.text in SLOW:

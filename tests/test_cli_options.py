@@ -86,10 +86,10 @@ def test_version():
 def test_help_lists_the_commands_in_the_order_of_the_work():
     out = run_wla("--help").out
     listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
-    assert listed == ["ingest", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
-                      "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish",
-                      "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp",
-                      "doctor"]
+    assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries",
+                      "load", "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance",
+                      "publish", "site", "simulate", "shake", "sweep", "compare", "users", "resample", "stats",
+                      "validate", "esp", "doctor"]
 
 
 # What a command loads, in a fresh interpreter: which of the modules named

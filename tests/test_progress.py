@@ -257,3 +257,21 @@ def test_shake_and_sweep_count_their_runs(small_archive, drawn):
     assert [c[1:3] for c in counts if c[0] == "shake"] == [(d, 3) for d in range(4)]
     assert [c[1:3] for c in counts if c[0] == "sweep"] == [(d, 6) for d in range(7)]
     assert "runs/s" in swept.err and "left" in swept.err
+
+
+def test_pull_counts_the_kibibytes_it_downloads(tmp_path, drawn, monkeypatch):
+    """The bar grows with the bytes that arrive, up to the file's size, with
+    the log's name; stdout is the result lines alone."""
+    from pull_server import serve
+
+    name = "KTH-SP2-1996-2.1-cln"
+    with serve(data_dir()) as url:
+        monkeypatch.setenv("WLA_PULL_URL", url)
+        pulled = wla("pull", name, "--dir", tmp_path / "pwa", archive=tmp_path / "a.duckdb")
+    assert pulled.status == 0, pulled.err
+    kib = (data_dir() / f"{name}.swf.gz").stat().st_size // 1024
+    counts = [c for c in drawn if c[0] == "pull" and c[1] is not None]
+    assert counts[-1][1:] == (kib, kib, "")  # "" once all is done (archive/progress.py)
+    assert {c[3] for c in counts[1:-1]} == {name}
+    assert all(a[1] <= b[1] for a, b in zip(counts, counts[1:]))
+    assert f"/{kib:,} KiB" in pulled.err and "\x1b[" not in pulled.out

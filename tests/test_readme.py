@@ -7,7 +7,7 @@ import re
 
 import pytest
 from conftest import data_dir
-from readme_examples import README, SLOW, Example, _matches, examples, mismatch, run, workspace
+from readme_examples import README, SLOW, Example, _matches, examples, mirror, mismatch, run, workspace
 
 
 @pytest.mark.long
@@ -15,14 +15,15 @@ def test_every_example_prints_what_the_readme_shows(tmp_path, monkeypatch):
     monkeypatch.delenv("WLA_ARCHIVE", raising=False)
     cwd = workspace(tmp_path, data_dir())
     ran, differ = 0, []
-    for example in examples():
-        if example.kind == "shown" or example.text in SLOW:
-            continue
-        printed = run(example, cwd)
-        ran += 1
-        bad = mismatch(example, printed)
-        if bad is not None:
-            differ.append(bad)
+    with mirror(data_dir()):
+        for example in examples():
+            if example.kind == "shown" or example.text in SLOW:
+                continue
+            printed = run(example, cwd)
+            ran += 1
+            bad = mismatch(example, printed)
+            if bad is not None:
+                differ.append(bad)
     assert ran >= 40
     assert not differ, "\n\n".join(differ)
 

@@ -1,0 +1,7 @@
+"""Logs from the Parallel Workloads Archive's web site into the archive.
+
+`catalog.toml` names the logs wla knows (where each is below the site's base
+URL, and the size and sha256 of its file where known); `catalog.py` reads
+it, `download.py` fetches one file with resumption and retries, `verify.py`
+checks it, and `pull.py` does all of it for the logs asked and ingests them.
+"""

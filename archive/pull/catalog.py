@@ -1,0 +1,156 @@
+"""The logs `wla pull` knows: catalog.toml, shipped with wla, read and checked.
+
+The catalog is data, not code, so that a new log of the Parallel Workloads
+Archive is one entry; it is checked when read, so that a bad entry is named
+before anything is downloaded or written.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+from urllib.parse import urljoin, urlsplit
+
+from ..errors import UsageError, WlaError
+from ..names import check_log_name
+from ..swf.reader import log_name
+
+URL_ENV = "WLA_PULL_URL"
+CATALOG = "catalog.toml"
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One log of the catalog: where it is below the base URL and, when
+    known, what its .gz file must be."""
+
+    name: str
+    path: str  # relative to the base URL: FOLDER/FILE.swf.gz
+    size: int | None = None
+    sha256: str | None = None
+
+    @property
+    def file_name(self) -> str:
+        return PurePosixPath(self.path).name
+
+    def url(self, base_url: str) -> str:
+        return urljoin(base_url, self.path)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    base_url: str
+    entries: tuple[Entry, ...]
+    source: str  # the file read, for messages
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+
+def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
+    """The catalog shipped with wla, or the one at `path`."""
+    if path is None:
+        source = resources.files(__package__).joinpath(CATALOG)
+        where = str(source)
+        text = source.read_text(encoding="utf-8")
+    else:
+        where = os.fspath(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise WlaError(f"{where}: cannot read the catalog: {e}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise WlaError(f"{where}: not a TOML catalog: {e}") from None
+    base = data.get("base_url")
+    if not isinstance(base, str):
+        raise WlaError(f"{where}: base_url must be a text")
+    logs = data.get("log", [])
+    if not isinstance(logs, list):
+        raise WlaError(f"{where}: [[log]] entries expected")
+    entries = tuple(_entry(where, i, raw) for i, raw in enumerate(logs, 1))
+    seen: set[str] = set()
+    for e in entries:
+        if e.name in seen:
+            raise WlaError(f"{where}: log {e.name!r} is listed twice")
+        seen.add(e.name)
+    return Catalog(check_base_url(base), entries, where)
+
+
+def _entry(where: str, i: int, raw: object) -> Entry:
+    at = f"{where}: log entry {i}"
+    if not isinstance(raw, dict):
+        raise WlaError(f"{at}: a table expected")
+    unknown = sorted(set(raw) - {"name", "path", "size", "sha256"})
+    if unknown:
+        raise WlaError(f"{at}: unknown key {unknown[0]!r}")
+    name, path, size, sha = raw.get("name"), raw.get("path"), raw.get("size"), raw.get("sha256")
+    if not isinstance(name, str) or not isinstance(path, str):
+        raise WlaError(f"{at}: name and path must be texts")
+    check_log_name(name, where=at)
+    parts = PurePosixPath(path).parts
+    if (not parts or path.startswith("/") or ".." in parts or urlsplit(path).scheme or "\\" in path
+            or "?" in path or "#" in path):
+        raise WlaError(f"{at}: path {path!r} is not a relative path below the base URL")
+    if log_name(parts[-1]) != name or not parts[-1].endswith(".swf.gz"):
+        raise WlaError(f"{at}: path {path!r} does not name the file {name}.swf.gz")
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size <= 0):
+        raise WlaError(f"{at}: size must be a whole number of bytes above 0")
+    if sha is not None and (not isinstance(sha, str) or not _SHA256.fullmatch(sha)):
+        raise WlaError(f"{at}: sha256 must be 64 lowercase hexadecimal digits")
+    return Entry(name, path, size, sha)
+
+
+def check_base_url(url: str) -> str:
+    """An http(s) URL ending in '/', so that an entry's path goes below it."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(f"base URL {url!r} is not an http:// or https:// address")
+    return url if url.endswith("/") else url + "/"
+
+
+def choose_base_url(catalog: Catalog, given: str | None = None) -> str:
+    """The base URL: the one given, else $WLA_PULL_URL, else the catalog's."""
+    chosen = given or os.environ.get(URL_ENV) or catalog.base_url
+    return check_base_url(chosen)
+
+
+def select(catalog: Catalog, names: Iterable[str], every: bool = False) -> list[Entry]:
+    """The entries named (a file name NAME.swf.gz also names NAME), each once,
+    in the order given; or all of them. An unknown name is refused with the
+    names it is closest to, before anything is downloaded."""
+    names = list(names)
+    if every and names:
+        raise UsageError("name logs or give --all, not both")
+    if every:
+        return list(catalog.entries)
+    if not names:
+        raise UsageError("name the logs to pull, or give --all (`wla pull --help`)")
+    by_name = {e.name: e for e in catalog.entries}
+    chosen: list[Entry] = []
+    for given in names:
+        name = log_name(given)
+        entry = by_name.get(name)
+        if entry is None:
+            raise UsageError(f"no log {given!r} in the catalog{_close(name, by_name)}")
+        if entry not in chosen:
+            chosen.append(entry)
+    return chosen
+
+
+def _close(name: str, known: Iterable[str]) -> str:
+    """The known names nearest to `name`: spelled alike, or holding it."""
+    lower = {k.lower(): k for k in known}
+    wanted = name.lower()
+    close = difflib.get_close_matches(wanted, list(lower), n=4, cutoff=0.6)
+    close += [k for k in lower if wanted and wanted in k and k not in close]
+    if not close:
+        return ""
+    return "; close: " + ", ".join(lower[k] for k in close[:4])

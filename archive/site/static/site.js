@@ -1,0 +1,120 @@
+/* The catalog's behaviour in the browser, with nothing fetched: tables sort
+   by the column whose header is clicked (numbers as numbers, unknown values
+   last), a filter box hides the rows that do not hold its text, and a
+   version's decisions are paged and looked up by job number from the data
+   its page loads as a script (a page opened from file:// may not fetch data). */
+(function () {
+  "use strict";
+
+  function key(cell) {
+    var given = cell.getAttribute("data-sort");
+    return (given === null ? cell.textContent : given).trim();
+  }
+
+  function compare(a, b) {
+    var x = Number(a), y = Number(b);
+    if (!isNaN(x) && !isNaN(y)) { return x - y; }
+    return a.localeCompare(b, undefined, {numeric: true});
+  }
+
+  function sortBy(table, header, column) {
+    var body = table.tBodies[0];
+    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (r, s) {
+      var a = key(r.cells[column]), b = key(s.cells[column]);
+      if (a === "" || b === "") { return (a === "") - (b === ""); }
+      return ascending ? compare(a, b) : compare(b, a);
+    });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+
+  function sortable(table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (header, column) {
+      header.addEventListener("click", function () { sortBy(table, header, column); });
+    });
+  }
+
+  function filterable(input) {
+    var table = document.getElementById(input.getAttribute("data-filter"));
+    var shown = document.getElementById(input.getAttribute("data-shown"));
+    var rows = table.tBodies[0].rows;
+    input.addEventListener("input", function () {
+      var wanted = input.value.trim().toLowerCase(), count = 0;
+      Array.prototype.forEach.call(rows, function (row) {
+        row.hidden = wanted !== "" && row.textContent.toLowerCase().indexOf(wanted) < 0;
+        if (!row.hidden) { count += 1; }
+      });
+      if (shown) { shown.textContent = count + " of " + rows.length; }
+    });
+  }
+
+  var PAGE = 50;
+
+  function decisions(data) {
+    var table = document.getElementById("decisions-table");
+    var lookup = document.getElementById("job-lookup");
+    var status = document.getElementById("decisions-status");
+    var answer = document.getElementById("lookup-answer");
+    var previous = document.getElementById("decisions-previous");
+    var next = document.getElementById("decisions-next");
+    var columns = data.columns, reason = columns.indexOf("reason"), job = columns.indexOf("job");
+    var rows = data.rows.map(function (row) {
+      var out = row.slice();
+      out[reason] = data.reasons[row[reason]];
+      return out;
+    });
+    var chosen = rows, first = 0;
+
+    function text(value) { return value === null ? "-" : String(value); }
+
+    function show() {
+      var body = table.tBodies[0];
+      while (body.firstChild) { body.removeChild(body.firstChild); }
+      chosen.slice(first, first + PAGE).forEach(function (row) {
+        var tr = body.insertRow();
+        row.forEach(function (value) { tr.insertCell().textContent = text(value); });
+      });
+      var last = Math.min(first + PAGE, chosen.length);
+      status.textContent = chosen.length === 0 ? "no decisions" :
+        "decisions " + (first + 1).toLocaleString("en") + " to " + last.toLocaleString("en") + " of " +
+        chosen.length.toLocaleString("en");
+      previous.disabled = first === 0;
+      next.disabled = last >= chosen.length;
+    }
+
+    function find() {
+      var wanted = lookup.value.trim();
+      first = 0;
+      if (wanted === "") {
+        chosen = rows;
+        answer.textContent = "";
+      } else if (/^-?\d+$/.test(wanted)) {
+        var number = Number(wanted);
+        chosen = rows.filter(function (row) { return row[job] === number; });
+        answer.textContent = chosen.length === 0 ?
+          "No decision on job " + wanted + ": this version keeps it as written, or the log has no such job." :
+          "Job " + wanted + ": " + chosen.map(function (row) {
+            return row[columns.indexOf("action")] + " by step " + row[columns.indexOf("step")] + " (" +
+              row[columns.indexOf("rule")] + "): " + row[reason];
+          }).join("; ");
+      } else {
+        var lower = wanted.toLowerCase();
+        chosen = rows.filter(function (row) { return row.join(" ").toLowerCase().indexOf(lower) >= 0; });
+        answer.textContent = chosen.length + " decisions mention \u201c" + wanted + "\u201d.";
+      }
+      show();
+    }
+
+    lookup.addEventListener("input", find);
+    previous.addEventListener("click", function () { first = Math.max(0, first - PAGE); show(); });
+    next.addEventListener("click", function () { first += PAGE; show(); });
+    show();
+  }
+
+  document.querySelectorAll("table.sortable").forEach(sortable);
+  document.querySelectorAll("input[data-filter]").forEach(filterable);
+  if (window.wlaDecisions && document.getElementById("decisions-table")) { decisions(window.wlaDecisions); }
+}());
