@@ -156,12 +156,14 @@ class _Noted:
     jobs: int
     line_no: int  # the first Note that says so
     notes: int  # how many filters or steps
+    dropped: int = 0  # of `jobs`, those wla's own step Notes dropped: a version keeps its log's MaxRecords
 
 
 def _noted_removals(header: list[tuple]) -> _Noted | None:
     """What the Notes say was removed: `(N jobs removed)` on a Note line or
     the unlabelled lines continuing it, and wla's own `N jobs dropped`."""
     counts: list[int] = []
+    dropped = 0
     first = None
     in_note = False
     for line_no, text, label, _ in header:
@@ -171,11 +173,13 @@ def _noted_removals(header: list[tuple]) -> _Noted | None:
             in_note = False
         if not in_note:
             continue
-        found = [int(n) for n in _REMOVED.findall(text) + _DROPPED.findall(text)]
+        ours = [int(n) for n in _DROPPED.findall(text)]
+        found = [int(n) for n in _REMOVED.findall(text)] + ours
         if found and first is None:
             first = line_no
         counts += found
-    return _Noted(sum(counts), first, len(counts)) if counts else None
+        dropped += sum(ours)
+    return _Noted(sum(counts), first, len(counts), dropped) if counts else None
 
 
 # -- what the jobs show ------------------------------------------------------------------
@@ -229,6 +233,8 @@ def _counts(claims: dict[str, _Claim], facts: dict, noted: _Noted | None, number
         difference = _more(c.number - records)
         if noted is not None and c.number - records == noted.jobs:
             difference += ", as many as the Notes say were removed"
+        elif noted is not None and noted.dropped and c.number - records == noted.dropped:
+            difference += ", as many as wla's step Notes say were dropped (a version keeps its log's header)"
         rejects = facts["rejects"]
         data = f"{records} job lines" + (f", {rejects} more set apart by lenient ingest" if rejects else "")
         rows.append(_row("MaxRecords", c, data, c.number in (records, records + rejects), difference))
