@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from conftest import make_jobs
 from wla.archive import open as open_archive
+from wla.archive.analysis.cycles import utc_offsets
 from wla.archive.clock import DAY, LogClock
 from wla.archive.errors import UsageError
 from wla.archive.store.catalog import log_facts
@@ -30,7 +31,6 @@ from wla.sim.evaluate.stats import (
     user_statistics,
     workload_statistics,
 )
-from wla.sim.evaluate.stats.cycles import utc_offsets
 from wla.sim.evaluate.stats.hurst import block_sizes, blocks, rescaled_ranges, smallest_size
 from wla.sim.evaluate.stats.locality import bin_of
 from wla.sim.evaluate.stats.plot import pox_comparison, write_plots

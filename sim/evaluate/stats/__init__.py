@@ -22,7 +22,7 @@ _EXPORTS = {
     "bins_locality": "locality",
     "Hurst": "hurst", "hurst_rs": "hurst", "arrival_series": "hurst",
     "UserStatistics": "users", "user_statistics": "users", "job_ends": "users",
-    "arrival_cycles": "cycles",
+    "arrival_cycles": "collect",  # archive/analysis/cycles.py: the site draws the same counts
     "unaccommodated": "stability", "PERIODS": "stability",
     "workload_statistics": "collect", "scalar_statistics": "collect",
     "write_plots": "plot", "pox_comparison": "plot",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+from wla.archive.analysis.cycles_plot import plot_cycles
 from wla.archive.analysis.plot import save
 from wla.archive.clock import DAY
 from wla.archive.errors import UsageError
@@ -18,7 +19,6 @@ from wla.archive.errors import UsageError
 from .collect import ATTRIBUTES
 
 HOUR = 3600.0
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 # Per-user distribution -> (axis label, divisor of its values, log x axis).
 USER_PANELS = {
@@ -145,25 +145,6 @@ def users_plot(users: Mapping, path: str | os.PathLike, title: str) -> None:
     save(fig, path)
 
 
-def cycles_plot(cycles: Mapping, path: str | os.PathLike, title: str) -> None:
-    """Arrivals by day of the week and by hour of the day."""
-    fig = Figure(figsize=(12, 4), dpi=100)
-    days, hours = fig.subplots(1, 2, width_ratios=(1, 2), gridspec_kw=_margins(top=0.88, left=0.07))
-    relative = cycles["relative"]
-    days.bar(range(7), cycles["day_of_week"], color="tab:blue")
-    days.set_xticks(range(7), [f"day {i}" for i in range(7)] if relative else WEEKDAYS)
-    hours.bar(range(24), cycles["hour_of_day"], color="tab:blue")
-    hours.set_xticks(range(0, 24, 2))
-    days.set_ylabel("jobs")
-    where = "from the log's start (its start time is unknown)" if relative else f"local time, {cycles['time_zone']}"
-    days.set_xlabel("day of the week")
-    hours.set_xlabel(f"hour of the day ({where})")
-    for ax in (days, hours):
-        ax.grid(True, axis="y", linewidth=0.3, alpha=0.5)
-    fig.suptitle(f"{title}: arrivals")
-    save(fig, path)
-
-
 def write_plots(stats: Mapping, directory: str | os.PathLike, original_name: str) -> list[Path]:
     """The figures of `workload_statistics` output, as NAME-pox.png,
     NAME-bins.png, NAME-users.png and NAME-cycles.png in `directory`."""
@@ -175,5 +156,5 @@ def write_plots(stats: Mapping, directory: str | os.PathLike, original_name: str
     pox_plot(stats["hurst"], paths["pox"], original_name)
     bins_plot(stats["bins"], paths["bins"], original_name)
     users_plot(stats["users"], paths["users"], original_name)
-    cycles_plot(stats["cycles"], paths["cycles"], original_name)
+    plot_cycles(stats["cycles"], paths["cycles"], f"{original_name}: arrivals")
     return list(paths.values())

@@ -1,6 +1,7 @@
 """Arrivals by day of the week and hour of the day, in the log's local
-time: resampling shifts users by whole weeks so that both cycles survive,
-and these counts show whether they did.
+time: the cycles a reader checks first (working hours, weekends), which
+the site draws for every log and resampling must keep (it shifts users by
+whole weeks; `wla stats` counts them to show it did).
 """
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 import numpy as np
-from wla.archive.clock import DAY, LogClock
+
+from ..clock import DAY, LogClock
 
 HOUR = 3600
 EPOCH_WEEKDAY = 3  # 1970-01-01 was a Thursday (Monday = 0)
@@ -66,3 +68,4 @@ def arrival_cycles(submit: np.ndarray, clock: LogClock) -> dict:
     return {"day_of_week": np.bincount(weekday, minlength=7).tolist(),
             "hour_of_day": np.bincount(hour, minlength=24).tolist(),
             "relative": relative, "time_zone": None if relative else (clock.tz or "UTC")}
+
