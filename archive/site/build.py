@@ -163,12 +163,12 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
 
     from ..analysis.jobs import log_jobs
     from ..analysis.quality import quality
+    from ..plain import plain, records
     from .catalog_page import NUMERIC, catalog_rows
     from .figures import KINDS, draw_figures
     from .links import check_links
     from .log_page import log_page
     from .render import render
-    from .values import plain
 
     root = Path(out_dir)
     listed = listing(archive)
@@ -181,7 +181,7 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
     by_name = {r["name"]: r for r in rows}
     pages = {n: layout.version_page(n) if by_name[n]["kind"] == "version" else layout.log_page(n) for n in names}
     report = quality(archive, names) if names else None
-    quality_rows = {r["name"]: r for r in report.to_dict("records")} if report is not None else {}
+    quality_rows = {r["name"]: r for r in records(report)} if report is not None else {}
     listed_names = {r[0] for r in listed.rows}
 
     for source in sorted(STATIC_SOURCE.iterdir()):

@@ -7,8 +7,8 @@ import pandas as pd
 
 from ..analysis.quality import COUNTS
 from ..errors import UsageError
+from ..plain import plain, records
 from ..store.file import Archive
-from .values import plain
 
 # The logs row as the page lists it: the file first, then what the header
 # said, then what the archive uses. The layout is for export, not for people.
@@ -66,7 +66,7 @@ def log_versions(archive: Archive, name: str) -> list[dict]:
     from ..clean.versions import versions
 
     frame = versions(archive, name)
-    return [{c: plain(v) for c, v in r.items()} for r in frame.to_dict("records")]
+    return records(frame)
 
 
 def header_audit(archive: Archive, name: str) -> dict:
@@ -77,7 +77,7 @@ def header_audit(archive: Archive, name: str) -> dict:
     frame = audit.header_audit(archive, name)
     return {"verdict": audit.verdict(frame), "mismatches": audit.mismatch_lines(frame),
             "columns": list(frame.columns),
-            "rows": [{c: plain(v) for c, v in zip(frame.columns, r)} for r in frame.itertuples(index=False)]}
+            "rows": records(frame)}
 
 
 def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quality_row: dict,

@@ -1,37 +1,17 @@
 """Values as the pages show them: unknown as '-', shares as percentages,
-and as JSON's plain types (dates as YYYY-MM-DD), so the catalog's cells
-carry the same values `wla ls --json` prints."""
+and as JSON's plain types (archive/plain.py, as every --json writes them),
+so the catalog's cells carry the same values `wla ls --json` prints."""
 from __future__ import annotations
 
-import datetime as dt
 import json
-import math
 from typing import Any
+
+from ..plain import plain
 
 PERCENT = {"utilization", "ceiling_share", "share", "proc_seconds_share"}
 # Numbers that name something (a job, a line, a user): written without thousands separators.
 PLAIN_NUMBERS = {"line_no", "job", "user", "period", "step", "unix_start_time", "time_zone", "rule_version",
                  "first_job", "last_job", "week", "day"}
-
-
-def plain(value: Any) -> Any:
-    """`value` as None, bool, int, float, str (numpy and pandas values too)."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if type(value).__name__ in ("NaTType", "NAType"):
-        return None
-    if hasattr(value, "item") and not isinstance(value, (dt.date, dt.datetime)):  # numpy scalars
-        return plain(value.item())
-    if hasattr(value, "to_pydatetime"):  # pandas Timestamp
-        value = value.to_pydatetime()
-    if isinstance(value, dt.datetime):
-        midnight = value.tzinfo is None and value.time() == dt.time()  # a day, as the catalog's dates
-        return value.date().isoformat() if midnight else value.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value)
 
 
 def as_json(value: Any) -> str:

@@ -12,9 +12,9 @@ from ..clean.provenance import provenance_json
 from ..clean.versions import lineage
 from ..errors import WlaError
 from ..output import write_bytes
+from ..plain import plain
 from ..store.export import swf_bytes
 from ..store.file import Archive
-from .values import plain
 
 DECISION_COLUMNS = ["version", "step", "rule", "line_no", "job", "action", "field", "old_value", "new_value",
                     "reason"]
