@@ -50,7 +50,8 @@ class Part:
 PARTS = (
     Part("the SWF reader and writer", ("wla.archive.swf.tokenizer", "wla.archive.swf.layout"),
          ("wla.archive.swf.tokenizer:warm", "wla.archive.swf.layout:warm"), 5),
-    Part("the simulator core", ("wla.sim.core",), ("wla.sim.warm:warm",), 20),
+    Part("the simulator core", ("wla.sim.core", "wla.sim.conservative", "wla.sim.profile", "wla.sim.heap",
+                                "wla.sim.lists", "wla.sim.lastk"), ("wla.sim.warm:warm",), 30),
     Part("the schedule check", ("wla.sim.invariants",), ("wla.sim.warm:warm",), 5),
     Part("the workload statistics", ("wla.sim.evaluate.stats.locality", "wla.sim.evaluate.stats.users"),
          ("wla.sim.evaluate.stats.locality:warm", "wla.sim.evaluate.stats.users:warm"), 3),
@@ -125,7 +126,7 @@ def _compile(fn: Callable, options: dict) -> Any:
     if not options.get("cache"):
         return numba.njit(**options)(fn)
     try:
-        return numba.njit(**options)(fn)
+        return _keyed_by_part(numba.njit(**options)(fn))
     except RuntimeError:  # numba found no locator for the cache: none of its folders is writable
         pass
     if _state["fallback"] is None:
@@ -134,11 +135,48 @@ def _compile(fn: Callable, options: dict) -> Any:
             _use_folder(_state["fallback"])
     if _state["fallback"]:
         try:
-            return numba.njit(**options)(fn)
+            return _keyed_by_part(numba.njit(**options)(fn))
         except RuntimeError:
             pass
     _note()
     return numba.njit(**{**options, "cache": False})(fn)
+
+
+def _keyed_by_part(dispatcher: Any) -> Any:
+    """Key the cached code of `dispatcher` by the sources of every module of
+    its part as well. numba checks only the source file of the function it
+    loads, while the code it keeps has the functions it calls from other
+    modules compiled in: after a change there alone, it would load code
+    that no longer matches the source."""
+    cache = getattr(dispatcher, "_cache", None)
+    part = part_of(getattr(dispatcher.py_func, "__module__", ""))
+    if cache is None or part is None or len(part.modules) < 2:
+        return dispatcher
+    own = cache._index_key
+
+    def index_key(sig: Any, codegen: Any) -> tuple:
+        return own(sig, codegen) + (part_digest(part),)
+
+    cache._index_key = index_key
+    return dispatcher
+
+
+_digests: dict[str, str] = {}
+
+
+def part_digest(part: Part) -> str:
+    """sha256 of the sources of the part's modules, in order."""
+    if part.name not in _digests:
+        import hashlib
+        import importlib.util
+
+        h = hashlib.sha256()
+        for module in part.modules:
+            spec = importlib.util.find_spec(module)
+            with open(spec.origin, "rb") as fh:
+                h.update(fh.read())
+        _digests[part.name] = h.hexdigest()
+    return _digests[part.name]
 
 
 # -- what a run pays for numba ---------------------------------------------------------

@@ -314,6 +314,8 @@ def simulation(summary: dict) -> str:
     lines.append(f"jobs {c['jobs']:,}: simulated {c['simulated']:,}" + (f"; not simulated: {left}" if left else ""))
     out = ", ".join(f"{n:,} {r}" for r, n in c["not_measured"].items() if n)
     lines.append(f"measured {c['measured']:,}" + (f" (not measured: {out})" if out else ""))
+    if c.get("reservations_delayed") is not None:
+        lines.append(f"reservations moved later: {c['reservations_delayed']:,} (only when an estimate grows)")
     lines.append("")
     lines.append(f"{'':18}{'mean':>12}{'median':>12}{'p95':>12}")
     for key, label in (("wait", "wait (s)"), ("response", "response (s)"),

@@ -1,9 +1,10 @@
 """Checks a schedule against what any valid schedule satisfies (simulation.md):
 every job starts, none before its submit time, at no instant do running jobs
-hold more than P processors; and, for EASY under exact estimates, the head of
+hold more than P processors; for EASY under exact estimates, the head of
 the queue starts no later than the shadow time it got on becoming the head
-(backfilled jobs never delay it). Cheap enough to run on every simulation in
-the tests, and on request (--check)."""
+(backfilled jobs never delay it); and for conservative backfilling, when no
+estimate grew, no job starts after the reservation it got on arrival. Cheap
+enough to run on every simulation in the tests, and on request (--check)."""
 from __future__ import annotations
 
 import numpy as np
@@ -101,11 +102,33 @@ def late_heads(job, submit, start, held, procs, P: int, order: np.ndarray) -> li
             for j, t in zip(late[:3], shadows[:3])]
 
 
-def check(job, submit, start, held, procs, P: int, order: np.ndarray | None = None) -> None:
+def late_reservations(job, start, held, estimate, reservation, delayed: int) -> list[str]:
+    """Conservative backfilling's promise: a reservation never moves later
+    unless an estimate grows, so when no job outlived the estimate it started
+    with (no prediction ran out, no job ran past its estimate under keep),
+    every job starts at or before the reservation it got on arrival, and no
+    reservation was counted as delayed."""
+    if (held > estimate).any():
+        return []  # an estimate grew: reservations may move later
+    out = []
+    late = np.flatnonzero(start > reservation)
+    for i in late[:3]:
+        out.append(f"job {int(job[i])} started at {start[i]:g}, after its reservation at {reservation[i]:g}")
+    if delayed:
+        out.append(f"{delayed} reservations moved later though no estimate grew")
+    return out
+
+
+def check(job, submit, start, held, procs, P: int, order: np.ndarray | None = None,
+          reservation: np.ndarray | None = None, estimate: np.ndarray | None = None, delayed: int = 0) -> None:
     """Raise ScheduleInvalid naming the first problems; `order` (the arrival
-    order) adds EASY's head guarantee, valid only under exact estimates."""
+    order) adds EASY's head guarantee, valid only under exact estimates;
+    `reservation` (each job's first, with the estimates jobs started with)
+    adds conservative backfilling's."""
     found = problems(job, submit, start, held, procs, P)
     if not found and order is not None:
         found = late_heads(job, submit, start, held, procs, P, order)
+    if not found and reservation is not None:
+        found = late_reservations(job, start, held, estimate, reservation, delayed)
     if found:
         raise ScheduleInvalid("invalid schedule: " + "; ".join(found[:3]))

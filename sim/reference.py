@@ -32,15 +32,27 @@ order):
   starts if it fits now and either ends (now + estimate) no later than the
   shadow time, or else uses no more than the extra processors, which it then
   consumes.
-- conservative: reservations are rebuilt at every pass: each queued job in
-  order is placed at the earliest time from now on at which it fits, for its
-  estimate, beside the running jobs and the reservations before it; a job
-  whose place is now starts if its processors are really free (under keep,
-  a job past its estimate is reserved around as if it ended now, yet it
-  still holds its processors).
+- conservative (Mu'alem and Feitelson's, the compressing algorithm): a job
+  gets its reservation when it arrives, the earliest time from now at which
+  its processors are free for its whole estimate, given the running jobs
+  (each holding its processors until its estimated end) and every
+  reservation already made. At one instant: every termination; then, if a
+  job ended before its estimated end (the rest of its hold is given back),
+  the queue is compressed once, in arrival order: each waiting job's
+  reservation is removed and the job placed again at its earliest fit given
+  all the others, which is never later; then the arrivals, in order, each
+  placed; then every job whose reservation is now starts, in arrival order,
+  if its processors are really free. When an estimate grows (under keep, a
+  running job past its estimated end holds its processors until now at
+  every later instant; a prediction runs out), the running job's hold is
+  extended and every waiting job is placed again in arrival order, beside
+  the running jobs and those placed before it: only then may a reservation
+  move later, and such moves are counted. `passes="event"` does the same
+  after each single event.
 """
 from __future__ import annotations
 
+import bisect
 import heapq
 from dataclasses import dataclass
 
@@ -129,53 +141,6 @@ def _shadow(running: list[_Running], free: int, need: int, now: float,
     raise AssertionError("a job wider than the machine reached the queue")
 
 
-def _fits_from(profile: list[tuple[float, int]], start: float, length: float, procs: int) -> bool:
-    """Whether `procs` processors are free over [start, start + length) in a
-    step profile of (time, free processors from then on)."""
-    for i, (t, free) in enumerate(profile):
-        nxt = profile[i + 1][0] if i + 1 < len(profile) else float("inf")
-        if nxt <= start or t >= start + length:
-            continue
-        if free < procs:
-            return False
-    return True
-
-
-def _reserve(profile: list[tuple[float, int]], start: float, length: float, procs: int) -> None:
-    for point in (start, start + length):
-        if all(t != point for t, _ in profile):
-            before = max((p for p in profile if p[0] < point), key=lambda p: p[0])
-            profile.append((point, before[1]))
-    profile.sort()
-    for i, (t, free) in enumerate(profile):
-        if start <= t < start + length:
-            profile[i] = (t, free - procs)
-
-
-def _conservative(queue: list[int], running: list[_Running], free: int, now: float, procs, est,
-                  overrun: str) -> list[int]:
-    profile = [(now, free)]
-    for r in sorted(running, key=lambda r: _est_end(r, now, overrun)):
-        t = _est_end(r, now, overrun)
-        if t == profile[-1][0]:
-            profile[-1] = (t, profile[-1][1] + r.procs)
-        else:
-            profile.append((t, profile[-1][1] + r.procs))
-    starts = []
-    for j in queue:
-        for t, _ in sorted(profile):
-            if t >= now and _fits_from(profile, t, est[j], procs[j]):
-                _reserve(profile, t, est[j], procs[j])
-                # Under keep, a job past its estimate is reserved around as if
-                # it ended now, but still holds its processors: a job placed at
-                # now starts only if they are really free.
-                if t == now and procs[j] <= free:
-                    starts.append(j)
-                    free -= procs[j]
-                break
-    return starts
-
-
 def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy",
                        overrun: str = "truncate", user=None, last_k: int = 0,
                        ties: str = "log", passes: str = "instant") -> np.ndarray:
@@ -183,6 +148,8 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
     input was checked). Inputs are arrays in log order; `user` is needed only
     with `last_k` > 0."""
     check_options(policy, overrun, ties, passes, procs=P, last_k=last_k)
+    if policy == "conservative":
+        return conservative_reference(submit, run, procs, estimate, P, overrun, user, last_k, ties, passes).start
     submit = np.asarray(submit, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
     run, own = apply_overrun(run, estimate, overrun)
@@ -221,15 +188,19 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
         while k < n and submit[order[k]] == now and budget:
             budget -= 1
             j = order[k]
-            if last_k:
-                past = history.get(int(user[j]), [])[-last_k:]
-                if past:
-                    est[j] = min(sum(past) / len(past), own[j])
+            est[j] = _predicted(j, history, user, last_k, own)
             queue.append(j)
             k += 1
         for j in _pass(queue, running, free, now, procs, est, policy, overrun):
             free = _start(j, now, free, queue, running, ends, expiries, start, run, procs, est, own)
     return start
+
+
+def _predicted(j: int, history: dict[int, list[float]], user, last_k: int, own) -> float:
+    """A job's estimate on arrival: with last-k, the mean run time of its
+    user's last k completed jobs, never more than its own estimate."""
+    past = history.get(int(user[j]), [])[-last_k:] if last_k else []
+    return min(sum(past) / len(past), own[j]) if past else own[j]
 
 
 def _start(j: int, now: float, free: int, queue: list[int], running: list[_Running],
@@ -247,9 +218,8 @@ def _start(j: int, now: float, free: int, queue: list[int], running: list[_Runni
 
 
 def _pass(queue, running, free, now, procs, est, policy, overrun) -> list[int]:
-    """The jobs one scheduling pass starts, in the order it starts them."""
-    if policy == "conservative":
-        return _conservative(queue, running, free, now, procs, est, overrun)
+    """The jobs one scheduling pass of FCFS or EASY starts, in the order it
+    starts them."""
     starts = []
     i = 0
     while i < len(queue) and procs[queue[i]] <= free:
@@ -271,3 +241,187 @@ def _pass(queue, running, free, now, procs, est, policy, overrun) -> list[int]:
             free -= procs[j]
             extra -= procs[j]
     return starts
+
+
+# -- conservative backfilling ------------------------------------------------
+
+
+class Profile:
+    """Free processors from now on, as a step function: `free[i]` processors
+    are free from `times[i]` until `times[i + 1]`, the last count for ever.
+    No two neighbouring steps have the same count, so every time at which a
+    job can first fit is a step."""
+
+    def __init__(self, now: float, free: int):
+        self.times, self.free = [now], [free]
+
+    def advance(self, now: float) -> None:
+        """Forget what is before now."""
+        i = bisect.bisect_right(self.times, now) - 1
+        del self.times[:i], self.free[:i]
+        self.times[0] = now
+
+    def _step(self, t: float) -> int:
+        i = bisect.bisect_left(self.times, t)
+        assert i > 0 or self.times[0] == t, "a hold that starts before now"
+        if i == len(self.times) or self.times[i] != t:
+            self.times.insert(i, t)
+            self.free.insert(i, self.free[i - 1])
+        return i
+
+    def _merge(self, i: int) -> None:
+        if 0 < i < len(self.times) and self.free[i] == self.free[i - 1]:
+            del self.times[i], self.free[i]
+
+    def hold(self, start: float, end: float, procs: int) -> None:
+        """Take `procs` processors over [start, end) (give them back when
+        negative)."""
+        if end <= start:
+            return
+        i, k = self._step(start), self._step(end)
+        for x in range(i, k):
+            self.free[x] -= procs
+        self._merge(k)
+        self._merge(i)
+
+    def earliest(self, procs: int, length: float) -> float:
+        """The earliest time from now at which `procs` processors stay free
+        for `length`."""
+        c = 0
+        while True:
+            end = self.times[c] + length
+            i = c
+            while i < len(self.times) and self.times[i] < end and self.free[i] >= procs:
+                i += 1
+            if i == len(self.times) or self.times[i] >= end:
+                return self.times[c]
+            c = i + 1  # every start up to step i overlaps it
+
+    def room_before(self, procs: int, t: float) -> bool:
+        """Whether `procs` processors are free at some step before t. A job
+        reserved at t fits earlier only then: every earlier place starts in
+        such a step, and nothing of the job's own hold lies before t."""
+        i = bisect.bisect_left(self.times, t)
+        return i > 0 and max(self.free[:i]) >= procs
+
+
+@dataclass(frozen=True)
+class ConservativeRun:
+    """Per job, in log order: its start time and the reservation it got on
+    arrival; and how many times a reservation moved later (only ever when an
+    estimate grew)."""
+
+    start: np.ndarray
+    first_reservation: np.ndarray
+    delayed: int
+
+
+def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = "truncate", user=None,
+                           last_k: int = 0, ties: str = "log", passes: str = "instant") -> ConservativeRun:
+    """Conservative backfilling as the module's docstring says; the same
+    arguments as `simulate_reference`."""
+    check_options("conservative", overrun, ties, passes, procs=P, last_k=last_k)
+    submit = np.asarray(submit, dtype=np.float64)
+    procs = [int(p) for p in np.asarray(procs, dtype=np.int64)]
+    run, own = apply_overrun(run, estimate, overrun)
+    est = own.copy()
+    history: dict[int, list[float]] = {}
+    n = len(submit)
+    order = [int(j) for j in arrival_order(submit, ties)]
+    rank = {j: r for r, j in enumerate(order)}
+    start, first, res = np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan)
+    running: dict[int, float] = {}  # job -> estimated end
+    ends: list[tuple[float, int]] = []  # heap of (real end, job)
+    expiries: list[tuple[float, int]] = []  # heap of (prediction runs out, job)
+    due: list[tuple[float, int, int]] = []  # heap of (reservation, arrival rank, job)
+    waiting: list[int] = []  # arrival order
+    due_now: list[tuple[int, int]] = []  # (rank, job) reserved at now, not started
+    profile = Profile(float(submit.min()) if n else 0.0, P)
+    free, k, delayed, last, grown = P, 0, 0, -np.inf, False
+
+    def reserve(j: int, t: float) -> None:
+        res[j] = t
+        heapq.heappush(due, (t, rank[j], j))
+
+    while k < n or waiting:
+        while due and (not np.isnan(start[due[0][2]]) or res[due[0][2]] != due[0][0] or due[0][0] <= last):
+            heapq.heappop(due)  # no longer a reservation to come
+        now = min(ends[0][0] if ends else np.inf, expiries[0][0] if expiries else np.inf,
+                  submit[order[k]] if k < n else np.inf, due[0][0] if due else np.inf)
+        if now == np.inf:  # only jobs wider than the machine are left
+            break
+        if now > last:
+            # under keep, a job past its estimated end holds its processors
+            # until now at least: its hold grew since the last instant
+            grown = grown or (overrun == "keep" and any(e < now for e in running.values()))
+            profile.advance(now)
+            due_now.clear()
+            last = now
+        budget = 1 if passes == "event" else 1 << 62  # events applied before the pass
+        gave_back = False
+        arrived = []
+        # -- terminations; the rest of a hold is given back
+        while ends and ends[0][0] == now and budget:
+            budget -= 1
+            _, j = heapq.heappop(ends)
+            free += procs[j]
+            e = running.pop(j)
+            if e > now:
+                profile.hold(now, e, -procs[j])
+                gave_back = True
+            if last_k:
+                history.setdefault(int(user[j]), []).append(run[j])
+        # -- expiries: a prediction ran out, the job holds until its own estimate
+        while expiries and expiries[0][0] == now and budget:
+            budget -= 1
+            _, j = heapq.heappop(expiries)
+            running[j] = start[j] + own[j]
+            profile.hold(now, running[j], procs[j])
+            grown = True
+        while k < n and submit[order[k]] == now and budget:
+            budget -= 1
+            arrived.append(order[k])
+            k += 1
+        # -- the pass
+        if grown:  # every waiting job placed again, beside those before it
+            profile = Profile(now, P)
+            for j, e in running.items():
+                profile.hold(now, e, procs[j])
+            for j in waiting:
+                t = profile.earliest(procs[j], est[j])
+                profile.hold(t, t + est[j], procs[j])
+                delayed += t > res[j]
+                reserve(j, t)
+            grown = False
+        elif gave_back:  # compression: each waiting job at its earliest fit beside all the others
+            for j in waiting:
+                r = res[j]
+                if profile.room_before(procs[j], r):
+                    profile.hold(r, r + est[j], -procs[j])
+                    t = profile.earliest(procs[j], est[j])
+                    assert t <= r, "compression moved a reservation later"
+                    profile.hold(t, t + est[j], procs[j])
+                    if t < r:
+                        reserve(j, t)
+        for j in arrived:  # arrivals: each gets its reservation
+            est[j] = _predicted(j, history, user, last_k, own)
+            t = profile.earliest(procs[j], est[j])
+            profile.hold(t, t + est[j], procs[j])
+            reserve(j, t)
+            first[j] = t
+            waiting.append(j)
+        while due and due[0][0] == now:
+            t, r, j = heapq.heappop(due)
+            if res[j] == t and not (r, j) in due_now:
+                bisect.insort(due_now, (r, j))
+        for r, j in list(due_now):  # reservations at now: start, when the processors really are free
+            if res[j] == now and np.isnan(start[j]) and procs[j] <= free:
+                free -= procs[j]
+                start[j] = now
+                due_now.remove((r, j))
+                waiting.remove(j)
+                running[j] = now + est[j]
+                heapq.heappush(ends, (now + run[j], j))
+                if est[j] < own[j] and run[j] > est[j]:  # a prediction that runs out before the job ends
+                    heapq.heappush(expiries, (now + est[j], j))
+    return ConservativeRun(start, first, delayed)

@@ -29,6 +29,7 @@ class SimResult:
     response: np.ndarray
     bounded_slowdown: np.ndarray
     measured: np.ndarray
+    reservation: np.ndarray | None = None  # conservative: the reservation each job got on arrival
 
     def summary(self) -> dict:
         return {"source": self.source, "settings": self.settings, "counts": self.counts,
@@ -38,10 +39,14 @@ class SimResult:
         return json.dumps(self.summary(), indent=2)
 
     def schedule(self) -> pd.DataFrame:
-        """The per-job schedule (what --save stores)."""
+        """The per-job schedule (what --save stores); under conservative
+        backfilling, each job's first reservation too."""
         import pandas as pd
 
-        return pd.DataFrame({
+        columns = {
             "job": self.job, "submit": self.submit, "start_time": self.start, "end_time": self.end,
             "processors": self.procs, "estimate": self.estimate, "measured": self.measured,
-        })
+        }
+        if self.reservation is not None:
+            columns["reservation"] = self.reservation
+        return pd.DataFrame(columns)

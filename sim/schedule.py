@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .conservative import conservative_core
 from .core import OVERRUN_CODES, POLICY_CODES, simulate_core
 from .reference import apply_overrun, arrival_order, check_options
 
@@ -14,12 +15,16 @@ from .reference import apply_overrun, arrival_order, check_options
 class Schedule:
     """Per job, in log order: when it started, how long it held its
     processors, and the estimate the scheduler started it with; and the
-    arrival order the run used."""
+    arrival order the run used. Under conservative backfilling, also the
+    reservation each job got on arrival and how many times a reservation
+    moved later (None under the other policies)."""
 
     start: np.ndarray
     held: np.ndarray
     estimate: np.ndarray
     order: np.ndarray
+    reservation: np.ndarray | None = None
+    delayed: int | None = None
 
 
 def schedule(submit, run, procs, estimate, P: int, policy: str = "easy", overrun: str = "truncate",
@@ -49,12 +54,20 @@ def schedule_adjusted(submit, run: np.ndarray, procs, own: np.ndarray, P: int, p
         window = min(last_k, int(np.bincount(users).max())) if n else 1
     else:
         users, n_users = np.zeros(n, dtype=np.int64), 1
-    start, used = simulate_core(
-        submit[order], run[order], procs[order], own[order], users[order].astype(np.int64),
-        order.astype(np.int64), int(P), POLICY_CODES[policy], OVERRUN_CODES[overrun], int(window),
-        n_users, passes == "event")
+    args = (submit[order], run[order], procs[order], own[order], users[order].astype(np.int64),
+            order.astype(np.int64), int(P))
+    reservation, delayed = None, None
+    if policy == "conservative":
+        start, used, first, delayed = conservative_core(
+            *args, OVERRUN_CODES[overrun], int(window), n_users, passes == "event")
+        reservation = np.empty(n)
+        reservation[order] = first
+        delayed = int(delayed)
+    else:
+        start, used = simulate_core(
+            *args, POLICY_CODES[policy], OVERRUN_CODES[overrun], int(window), n_users, passes == "event")
     out_start = np.empty(n)
     out_used = np.empty(n)
     out_start[order] = start
     out_used[order] = used
-    return Schedule(out_start, run, out_used, order)
+    return Schedule(out_start, run, out_used, order, reservation, delayed)

@@ -78,7 +78,8 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     if check:
         exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)
         guarantee = policy == "easy" and exact and passes == "instant"
-        invariants.check(w.job, submit, start, held, w.procs, P, order if guarantee else None)
+        invariants.check(w.job, submit, start, held, w.procs, P, order if guarantee else None,
+                         sched.reservation, sched.estimate, sched.delayed or 0)
 
     end = start + held
     per_job = job_metrics(submit, start, held, tau)
@@ -92,6 +93,8 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
         "measured": int(measure.mask.sum()),
         "not_measured": {"warm-up": measure.warmup, "ended after the last arrival": measure.after_last_arrival,
                          "excluded by predicate": measure.excluded},
+        # conservative: reservations moved later, which only an estimate that grows can do
+        "reservations_delayed": sched.delayed,
     }
     settings = {
         "policy": policy,
@@ -116,4 +119,4 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
         settings=settings, source={k: v for k, v in w.source.items() if k != "exclude"},
         counts=counts, metrics=summary, job=w.job, submit=submit, start=start, end=end,
         run=held, procs=w.procs, estimate=sched.estimate, wait=per_job.wait, response=per_job.response,
-        bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask)
+        bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask, reservation=sched.reservation)

@@ -16,4 +16,6 @@ def warm() -> None:
     jobs = Columns({"job": np.array([1, 2, 3]), "submit": np.array([0.0, 1.0, 2.0]),
                     "run": np.array([5.0, 5.0, 5.0]), "procs": np.array([1, 2, 2]),
                     "req_time": np.array([5.0, 9.0, 9.0]), "user_id": np.array([1, 2, 1])})
-    simulate(from_frame(jobs, procs=2), estimate="exact", check=True)
+    w = from_frame(jobs, procs=2)
+    simulate(w, estimate="exact", check=True)
+    simulate(w, policy="conservative", check=True)

@@ -174,14 +174,22 @@ def test_plots_are_saved_by_one_helper():
     assert axes == ["plot.py"]
 
 
-def test_the_core_starts_a_job_in_one_place():
+def test_the_cores_start_a_job_in_one_place():
     core = (PACKAGE / "sim" / "core.py").read_text()
     body = core[core.index("def simulate_core("):]
-    assert body.count("_start(") == 3  # the head of the queue, a backfilled job, a reservation at now
+    assert body.count("_start(") == 2  # the head of the queue, a backfilled job
     assert core.count("_heap_push(eh_t") == 1 and "_heap_push(eh_t" not in body
-    for step in ("_pass", "_shadow", "_conservative", "_fits_from", "_reserve", "_start"):
+    reference = (PACKAGE / "sim" / "reference.py").read_text()
+    for step in ("_pass", "_shadow", "_start"):
         assert f"{step}" in body or f"def {step}(" in core, step  # marked with the reference's names
-        assert f"def {step}(" in (PACKAGE / "sim" / "reference.py").read_text(), step
+        assert f"def {step}(" in reference, step
+    # conservative backfilling starts its jobs in one loop, and places each
+    # job in the two ways the reference does (earliest fit; earlier in a compression)
+    conservative = (PACKAGE / "sim" / "conservative.py").read_text()
+    assert conservative.count("start[j] = now") == 1 and conservative.count("push(eh_t") == 1
+    assert conservative.count("pr.earliest(") == 1 and conservative.count("pr.earlier(") == 1
+    for name in ("def earliest(", "def room_before(", "def hold(", "def advance("):
+        assert name in reference, name
 
 
 def test_overrun_is_applied_once_per_simulation(monkeypatch):

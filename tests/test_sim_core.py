@@ -72,10 +72,7 @@ def _arrays(archive, name, limit=None):
     ("KTH-SP2-1996-2.1-cln", "easy", "keep", 0, None),
     ("HPC2N-2002-2.2-cln", "easy", "truncate", 0, 30000),
     ("SDSC-BLUE-2000-4.2-cln", "easy", "truncate", 0, 30000),
-    ("SDSC-SP2-1998-4.2-cln", "conservative", "truncate", 0, 2500),
-    # the reference's conservative is slow on these (10 to 15 s each): the slow step runs them
-    pytest.param("CTC-SP2-1996-3.1-cln", "conservative", "keep", 2, 1500, marks=pytest.mark.slow),
-    pytest.param("LANL-CM5-1994-4.1-cln", "conservative", "extend", 0, 1500, marks=pytest.mark.slow),
+    # conservative: test_sim_conservative.py
 ])
 def test_core_equals_reference_on_real_logs(real_archive, name, policy, overrun, last_k, limit):
     submit, run, procs, est, user, P = _arrays(real_archive, name, limit)
@@ -105,8 +102,8 @@ def test_conservative_core_equals_reference_on_real_log_prefixes(real_archive, n
     check(np.arange(limit), w.submit[cut], fast.start, fast.held, w.procs[cut], w.P)
 
 
-@pytest.mark.slow  # RICC-2010-2 (8,192 processors) is not here: conservative does not yet finish it in bounded time
-@pytest.mark.parametrize("name, procs", [("CEA-Curie-2011-2.1-cln", None)])
+@pytest.mark.slow
+@pytest.mark.parametrize("name, procs", [("CEA-Curie-2011-2.1-cln", None), ("RICC-2010-2", 8192)])
 def test_conservative_finishes_whole_large_logs(real_archive, name, procs):
     result = simulate(from_archive(real_archive, name, procs=procs), policy="conservative", check=True)
     assert result.settings["checked"] and not np.isnan(result.start).any()

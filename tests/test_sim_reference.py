@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wla.archive.errors import UsageError
-from wla.sim.reference import OVERRUNS, POLICIES, simulate_reference
+from wla.sim.reference import OVERRUNS, POLICIES, conservative_reference, simulate_reference
 
 
 def _run(jobs, P, policy, overrun="truncate"):
@@ -76,6 +76,57 @@ def test_conservative_protects_every_reservation():
     jobs = [(0, 10, 8, 10), (1, 10, 6, 10), (2, 10, 4, 10), (3, 30, 2, 30)]
     assert _run(jobs, 10, "easy") == [0, 10, 20, 3]
     assert _run(jobs, 10, "conservative") == [0, 10, 10, 20]
+
+
+def _conservative(jobs, P, overrun="truncate"):
+    """Start times, first reservations and reservations moved later."""
+    submit, run, procs, est = (list(c) for c in zip(*jobs))
+    r = conservative_reference(submit, run, procs, est, P, overrun)
+    return r.start.tolist(), r.first_reservation.tolist(), r.delayed
+
+
+def test_conservative_compression_moves_two_jobs():
+    # (submit, run, procs, estimate) on 10 processors. A holds all 10 until
+    # its estimated end at 100, so B and C (5 each) are both reserved at
+    # 100. A ends at 10: the rest of its hold is given back, and the queue,
+    # compressed in order, brings B and then C forward to 10.
+    jobs = [(0, 10, 10, 100), (1, 20, 5, 20), (2, 20, 5, 20)]
+    assert _conservative(jobs, 10) == ([0, 10, 10], [0, 100, 100], 0)
+
+
+def test_conservative_a_later_reservation_keeps_a_job_out_of_a_hole():
+    # 12 processors. A (10 procs, estimate 100) and B (2 procs, 20) start at
+    # 0. X (11 procs, 30 s) arrives at 1 and is reserved at 100, after A. Y
+    # (2 procs, 30 s) arrives at 2 and is reserved at 20, in the 2 processors
+    # B leaves. A ends at 10. In the compression X comes first: from 20 to 50
+    # only 10 processors are free beside Y's reservation, so X cannot use that
+    # hole and goes to 50, where 12 are free. Y then moves to 10 (10 free
+    # beside B). The queue is compressed once: X is not looked at again,
+    # though Y has left the hole, and with no other early end it starts at 50.
+    jobs = [(0, 10, 10, 100), (0, 20, 2, 20), (1, 30, 11, 30), (2, 30, 2, 30)]
+    assert _conservative(jobs, 12) == ([0, 0, 50, 10], [0, 0, 100, 20], 0)
+
+
+def test_conservative_an_early_end_lets_a_small_later_job_go_ahead():
+    # 10 processors. A (8 procs, estimate 100) and B (2 procs, 50) run. L (all
+    # 10, 50 s) is reserved at 100; S (4 procs, 20 s) finds only 2 free
+    # before 100 and is reserved after L, at 150. A ends at 10: L needs B's 2
+    # and goes to 50, while S fits at once in the 8 A gave back: S, which
+    # arrived after L, starts 40 s before it.
+    jobs = [(0, 10, 8, 100), (0, 50, 2, 50), (1, 50, 10, 50), (2, 20, 4, 20)]
+    assert _conservative(jobs, 10) == ([0, 0, 50, 10], [0, 0, 100, 150], 0)
+
+
+def test_conservative_keep_overrun_places_the_queue_again_and_counts_the_delay():
+    # keep: A (all 10 procs) is estimated to end at 10 but runs until 20. B
+    # (all 10) is reserved at 10; at 10 its processors are not really free,
+    # so it waits. At 20 A has held them past its estimate: its hold grew,
+    # the queue is placed again and B's reservation moves from 10 to 20, the
+    # one delayed reservation.
+    jobs = [(0, 20, 10, 10), (1, 10, 10, 10)]
+    assert _conservative(jobs, 10, "keep") == ([0, 20], [0, 10], 1)
+    # truncate kills A at 10: B starts on its reservation, nothing delayed
+    assert _conservative(jobs, 10, "truncate") == ([0, 10], [0, 10], 0)
 
 
 def test_unknown_policy_or_mode_is_refused():
