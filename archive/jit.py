@@ -51,7 +51,7 @@ PARTS = (
     Part("the SWF reader and writer", ("wla.archive.swf.tokenizer", "wla.archive.swf.layout"),
          ("wla.archive.swf.tokenizer:warm", "wla.archive.swf.layout:warm"), 5),
     Part("the simulator core", ("wla.sim.core", "wla.sim.conservative", "wla.sim.profile", "wla.sim.heap",
-                                "wla.sim.lists", "wla.sim.lastk"), ("wla.sim.warm:warm",), 30),
+                                "wla.sim.lists", "wla.sim.lastk"), ("wla.sim.warm:warm",), 20),
     Part("the schedule check", ("wla.sim.invariants",), ("wla.sim.warm:warm",), 5),
     Part("the workload statistics", ("wla.sim.evaluate.stats.locality", "wla.sim.evaluate.stats.users"),
          ("wla.sim.evaluate.stats.locality:warm", "wla.sim.evaluate.stats.users:warm"), 3),

@@ -3,19 +3,24 @@
 
 What differs from the reference is only bookkeeping:
 
-- jobs come sorted by arrival, so a job's number is its arrival rank, an
-  arrival is a pointer step, and the queue is a list linked in that order;
-- the profile (`profile.py`) keeps every reservation from pass to pass;
-- a job can move earlier in a compression only if some step before its
-  reservation has its processors free (the reference's `room_before`): the
-  profile's running maximum answers that in two binary searches, so the jobs
-  that cannot move, nearly all of them, cost no search; a job that can is
-  searched for only before its own reservation, whose hold frees the rest
-  of any window that reaches into it, so it is not taken out unless it moves;
-- reservations fall due from a heap keyed on (time, arrival rank), entries
-  no longer current being dropped when they come to the top;
-- running jobs are kept sorted by estimated end, so a profile built afresh
-  (when an estimate grows) takes them in order.
+- jobs come sorted by arrival, so an arrival is a pointer step; the queue is
+  four arrays in arrival order (job, reservation, processors, estimate),
+  closed up when jobs start, so a compression reads it front to back;
+- the profile (`profile.py`) keeps every reservation from pass to pass, and
+  a job that moves changes only the steps its hold leaves and takes;
+- in a compression, a job whose processors are free just before its
+  reservation moves (at the latest to where that room begins); one without
+  must fit wholly before that step, which it cannot if the step begins
+  within one estimate of now: most jobs that cannot move cost one
+  comparison. The others are searched for in one pass over the steps before
+  their reservation, from now (the reference's `room_before`, then
+  `earliest`, with the same answer);
+- reservations mostly grow along the queue, so each one's step is found by
+  walking on from the one before;
+- the earliest reservation still to come is found in the passes that visit
+  every waiting job anyway (compressions, starts), and lowered by arrivals;
+- running jobs are kept in order of estimated end only when an estimate can
+  grow (keep, last-k): only then is the profile built afresh.
 """
 from __future__ import annotations
 
@@ -82,6 +87,9 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
     r_procs = np.zeros(cap, np.int64)
     r_job = np.zeros(cap, np.int64)
     rcount = 0
+    # only a growing estimate needs the running jobs in order (to build the
+    # profile afresh, and under keep to see one pass its estimate)
+    listed = overrun == KEEP or last_k > 0
     eh_t = np.zeros(cap)
     eh_k = np.zeros(cap, np.int64)
     eh_j = np.zeros(cap, np.int64)
@@ -128,7 +136,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
             budget -= 1
             j = eh_j[0]
             esize = pop(eh_t, eh_k, eh_j, esize)
-            rcount = run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
+            if listed:
+                rcount = run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
             free += procs[j]
             if est_end[j] > now:
                 pr.hold(pt, pf, st, now, est_end[j], -procs[j])
@@ -196,6 +205,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
                 elif r < due:
                     due = r
         for j in range(arrived, k):  # arrivals: each gets its reservation
+            if procs[j] > P:
+                continue  # wider than the machine: it never starts (checked input has none)
             if last_k > 0:
                 est[j] = predict(hist, hcount, hpos, user[j], last_k, own[j])
             t = _place(pt, pf, st, procs[j], est[j])
@@ -223,7 +234,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
                 free -= qp[x]
                 start[j] = now
                 est_end[j] = now + est[j]
-                rcount = run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+                if listed:
+                    rcount = run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
                 esize = push(eh_t, eh_k, eh_j, esize, now + run[j], logidx[j], j)
                 if est[j] < own[j] and run[j] > est[j]:  # a prediction that runs out before the job ends
                     xsize = push(xh_t, xh_k, xh_j, xsize, now + est[j], logidx[j], j)

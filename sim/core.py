@@ -21,8 +21,8 @@ import numpy as np
 from wla.archive.jit import njit
 
 from .heap import pop as _heap_pop
-from .lastk import memory, predict, remember
 from .heap import push as _heap_push
+from .lastk import memory, predict, remember
 from .lists import run_insert as _run_insert
 from .lists import run_remove as _run_remove
 from .lists import unlink as _unlink

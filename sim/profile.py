@@ -7,20 +7,15 @@ holds lo and hi. Steps are kept canonical (no two neighbours with the same
 count), so every time at which a job can first fit is a step. A step is
 inserted or deleted by moving the shorter side of the slice, so that steps
 near now, the commonest, cost little; the arrays have room for twice the
-steps there can be, so one side always has room.
+steps there can be, so one side always has room. The edits are compiled
+into their callers (numba's inline="always"): as calls, passing the arrays
+cost more than the edits themselves.
 """
 from __future__ import annotations
 
-import numpy as np
 from wla.archive.jit import njit
 
 LO, HI = 0, 1
-
-
-def arrays(steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Room for `steps` steps at once, and as much again to move into."""
-    size = 2 * steps + 4
-    return np.zeros(size), np.zeros(size, np.int64), np.zeros(2, np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -50,7 +45,7 @@ def _find(pt, lo, hi, t):
     return lo
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _insert(pt, pf, st, i, t, f):
     """Put step (t, f) before index i; returns how far the steps before i
     moved (-1 or 0)."""
@@ -72,7 +67,7 @@ def _insert(pt, pf, st, i, t, f):
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _delete(pt, pf, st, i):
     """Drop step i; returns how far the steps before it moved (1 or 0)."""
     lo, hi = st[LO], st[HI]
@@ -98,7 +93,7 @@ def hold(pt, pf, st, a, b, p):
         _hold_at(pt, pf, st, i, _find(pt, i, st[HI], b), a, b, p)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _hold_at(pt, pf, st, i, k, a, b, p):
     """`hold` with i and k, the first indices at or after a and b, known;
     returns how far the steps before i moved."""

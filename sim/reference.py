@@ -404,6 +404,8 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
                     if t < r:
                         reserve(j, t)
         for j in arrived:  # arrivals: each gets its reservation
+            if procs[j] > P:
+                continue  # wider than the machine: it never starts (checked input has none)
             est[j] = _predicted(j, history, user, last_k, own)
             t = profile.earliest(procs[j], est[j])
             profile.hold(t, t + est[j], procs[j])
@@ -412,7 +414,7 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
             waiting.append(j)
         while due and due[0][0] == now:
             t, r, j = heapq.heappop(due)
-            if res[j] == t and not (r, j) in due_now:
+            if res[j] == t and (r, j) not in due_now:
                 bisect.insort(due_now, (r, j))
         for r, j in list(due_now):  # reservations at now: start, when the processors really are free
             if res[j] == now and np.isnan(start[j]) and procs[j] <= free:
