@@ -28,9 +28,9 @@ import numpy as np
 from wla.archive.jit import njit
 
 from . import profile as pr
-from .heap import pop, push
+from .heap import empty, pop, push
 from .lastk import memory, predict, remember
-from .lists import run_insert, run_remove
+from .lists import run_extend, run_insert, run_remove, running
 
 KEEP = 2  # core.OVERRUN_CODES["keep"]
 
@@ -83,20 +83,14 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
     qe = np.zeros(n)
     qlen = 0
     cap = min(n, P) + 1
-    r_end = np.zeros(cap)
-    r_procs = np.zeros(cap, np.int64)
-    r_job = np.zeros(cap, np.int64)
+    r_end, r_procs, r_job = running(cap)
     rcount = 0
     # only a growing estimate needs the running jobs in order (to build the
     # profile afresh, and under keep to see one pass its estimate)
     listed = overrun == KEEP or last_k > 0
-    eh_t = np.zeros(cap)
-    eh_k = np.zeros(cap, np.int64)
-    eh_j = np.zeros(cap, np.int64)
+    eh_t, eh_k, eh_j = empty(cap)  # terminations
     esize = 0
-    xh_t = np.zeros(cap)
-    xh_k = np.zeros(cap, np.int64)
-    xh_j = np.zeros(cap, np.int64)
+    xh_t, xh_k, xh_j = empty(cap)  # prediction expiries
     xsize = 0
     hist, hcount, hpos = memory(n_users, last_k)
     # steps: now, and the ends of the running jobs' holds and the reservations' two ends
@@ -149,9 +143,7 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
             budget -= 1
             j = xh_j[0]
             xsize = pop(xh_t, xh_k, xh_j, xsize)
-            rcount = run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
-            est_end[j] = start[j] + own[j]
-            rcount = run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+            rcount = run_extend(r_end, r_procs, r_job, rcount, est_end, j, start[j] + own[j], procs[j])
             pr.hold(pt, pf, st, now, est_end[j], procs[j])
             grown = True
         arrived = k

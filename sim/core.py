@@ -20,11 +20,14 @@ from __future__ import annotations
 import numpy as np
 from wla.archive.jit import njit
 
+from .heap import empty
 from .heap import pop as _heap_pop
 from .heap import push as _heap_push
 from .lastk import memory, predict, remember
+from .lists import run_extend as _run_extend
 from .lists import run_insert as _run_insert
 from .lists import run_remove as _run_remove
+from .lists import running
 from .lists import unlink as _unlink
 
 FCFS, EASY = 0, 1
@@ -70,17 +73,11 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
     prv = np.full(n, -1, np.int64)
     head, tail, qlen = -1, -1, 0
     cap = min(n, P) + 1
-    r_end = np.zeros(cap)
-    r_procs = np.zeros(cap, np.int64)
-    r_job = np.zeros(cap, np.int64)
+    r_end, r_procs, r_job = running(cap)
     rcount = 0
-    eh_t = np.zeros(cap)
-    eh_k = np.zeros(cap, np.int64)
-    eh_j = np.zeros(cap, np.int64)
+    eh_t, eh_k, eh_j = empty(cap)  # terminations
     esize = 0
-    xh_t = np.zeros(cap)
-    xh_k = np.zeros(cap, np.int64)
-    xh_j = np.zeros(cap, np.int64)
+    xh_t, xh_k, xh_j = empty(cap)  # prediction expiries
     xsize = 0
     hist, hcount, hpos = memory(n_users, last_k)
     free = P
@@ -111,9 +108,7 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             budget -= 1
             j = xh_j[0]
             xsize = _heap_pop(xh_t, xh_k, xh_j, xsize)
-            rcount = _run_remove(r_end, r_procs, r_job, rcount, est_end[j], j)
-            est_end[j] = start[j] + own[j]
-            rcount = _run_insert(r_end, r_procs, r_job, rcount, est_end[j], procs[j], j)
+            rcount = _run_extend(r_end, r_procs, r_job, rcount, est_end, j, start[j] + own[j], procs[j])
         # -- arrivals: each takes its last-k estimate and joins the queue's tail
         while k < n and submit[k] == now and budget > 0:
             budget -= 1

@@ -3,7 +3,14 @@ cores: the key (a job's place in the log or in arrival order) fixes the order
 of simultaneous events, as the reference's tuples do."""
 from __future__ import annotations
 
+import numpy as np
 from wla.archive.jit import njit
+
+
+@njit(cache=True, nogil=True)
+def empty(cap):
+    """A heap's arrays for `cap` entries: times, keys, jobs."""
+    return np.zeros(cap), np.zeros(cap, np.int64), np.zeros(cap, np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -3,7 +3,14 @@ shadow time is a walk from the front; a rebuild of conservative's profile
 reads them in order), and the queue, linked in arrival order."""
 from __future__ import annotations
 
+import numpy as np
 from wla.archive.jit import njit
+
+
+@njit(cache=True, nogil=True)
+def running(cap):
+    """The running list's arrays for `cap` jobs: estimated ends, processors, jobs."""
+    return np.zeros(cap), np.zeros(cap, np.int64), np.zeros(cap, np.int64)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -42,6 +49,15 @@ def run_remove(r_end, r_procs, r_job, count, est_end, j):
         r_procs[i] = r_procs[i + 1]
         r_job[i] = r_job[i + 1]
     return count - 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_extend(r_end, r_procs, r_job, count, est_end, j, end, procs):
+    """Job j, running, is now believed to end at `end` (a prediction ran
+    out): its place in the running list follows."""
+    count = run_remove(r_end, r_procs, r_job, count, est_end[j], j)
+    est_end[j] = end
+    return run_insert(r_end, r_procs, r_job, count, end, procs, j)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

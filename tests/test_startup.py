@@ -107,6 +107,51 @@ def test_a_part_is_cold_until_compiled_then_warm_for_every_later_run(tmp_path):
     assert [s["state"] for s in json.loads(third.stdout)] == ["cold", "warm"]
 
 
+CALLEE = """
+from wla.archive.jit import njit
+
+
+@njit(cache=True)
+def scale(x):
+    return 2 * x
+"""
+
+CALLER = """
+from wla.archive.jit import njit
+from callee_part import scale
+
+
+@njit(cache=True)
+def twice_scaled(x):
+    return scale(x) + scale(x)
+"""
+
+CALLER_RUN = """
+from wla.archive import jit
+jit.PARTS = jit.PARTS + (jit.Part("the two-module part", ("caller_part", "callee_part"), (), 1),)
+from caller_part import twice_scaled
+print(twice_scaled(5))
+"""
+
+
+def test_a_change_to_a_callee_alone_compiles_its_callers_again(tmp_path):
+    """numba checks only the source file of the function it loads, and the
+    caller's cached code has the callee compiled in: a part keys its cache
+    by all its modules, so the caller is not loaded stale."""
+    (tmp_path / "callee_part.py").write_text(CALLEE)
+    (tmp_path / "caller_part.py").write_text(CALLER)
+    env = {**_cold(tmp_path), "PYTHONPATH": str(tmp_path)}
+    first = _run([sys.executable, "-c", CALLER_RUN], env, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["20"] and "compiling the two-module part" in first.stderr
+    again = _run([sys.executable, "-c", CALLER_RUN], env, tmp_path)
+    assert again.stdout.split() == ["20"] and again.stderr == ""  # loaded from the cache
+    (tmp_path / "callee_part.py").write_text(CALLEE.replace("2 * x", "3 * x"))
+    changed = _run([sys.executable, "-c", CALLER_RUN], env, tmp_path)
+    assert changed.returncode == 0, changed.stderr
+    assert changed.stdout.split() == ["30"]  # numba alone would load the old caller and print 20
+
+
 def _dispatcher(module: str, kept: bool = True) -> SimpleNamespace:
     return SimpleNamespace(py_func=SimpleNamespace(__module__=module),
                            _cache=SimpleNamespace(_cache_file=object() if kept else None))
