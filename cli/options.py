@@ -258,6 +258,13 @@ ResampleName = typer.Option(None, "--name", show_default=False,
 
 # -- statistics and validation --------------------------------------------------------------------
 
+StackMatch = from_library("--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
+                          also=("wla.sim.evaluate.validate:validate.match",
+                                "wla.sim.evaluate.stats.collect:workload_statistics.match",
+                                "wla.sim.evaluate.stats.locality:stack_depth.match"), metavar="RULE",
+                          help="When a run or requested time matches one on the locality stack: stack (within 5% "
+                               "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
+                               "the larger at least 0.95)")
 StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
 ValidateRuns = from_library("--runs", source="wla.sim.evaluate.validate:validate.runs",

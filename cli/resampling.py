@@ -86,6 +86,7 @@ def stats_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
     plot: Optional[Path] = options.StatsPlot,
+    match: str = options.StackMatch,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -96,7 +97,7 @@ def stats_cmd(
     with progress.display("stats", quiet=as_json):
         with context(archive).reading() as a:
             src = read_source(a, log, version)
-        data = log_statistics(src)
+        data = log_statistics(src, match)
         drawn = []
         if plot is not None:
             from wla.sim.evaluate.stats.plot import write_plots
@@ -123,6 +124,7 @@ def validate_cmd(
     dask: Optional[str] = options.Dask,
     plot: Optional[Path] = options.ValidatePlot,
     save_to: Optional[str] = options.ValidateSave,
+    match: str = options.StackMatch,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -141,7 +143,7 @@ def validate_cmd(
     settings = ResampleSettings(weeks=weeks, load=load, phase=phase)
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=settings, workers=workers, dask=dask,
-                          progress=shown, policy=policy)
+                          progress=shown, match=match, policy=policy)
     saved = _save(ctx, result.runs, result.to_json(), save_to)
     drawn = []
     if plot is not None:

@@ -503,7 +503,9 @@ def resampled(data: dict) -> str:
 def statistics(data: dict) -> str:
     """A log's statistics: its named numbers, and its arrival cycles."""
     st = data["statistics"]
-    lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else ""), ""]
+    match = st["parameters"].get("stack_match", "stack")
+    lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else "")
+             + (f"; stack depths matched by {match}" if match != "stack" else ""), ""]
     width = max(len(k) for k in data["scalars"]) + 2
     for name, value in data["scalars"].items():
         lines.append(f"{name:<{width}}{_g(value):>14}")

@@ -96,17 +96,18 @@ def test_row4_arr_end(kw, expected):
 
 
 @pytest.mark.parametrize("kw, expected", [
-    (dict(start=130, end=200, run=60, cpu=40), (130, 0, 60)),  # ARR = start, WAIT 0, RUN = run
-    (dict(start=130, end=200, cpu=40), (130, 0, 70)),  # RUN = 200 - 130
+    # ARR = start; the wait was not observed (Table 5 sets none): unknown, not 0
+    (dict(start=130, end=200, run=60, cpu=40), (130, None, 60)),  # RUN = run
+    (dict(start=130, end=200, cpu=40), (130, None, 70)),  # RUN = 200 - 130
 ], ids=["run", "end-start"])
 def test_row5_start_end(kw, expected):
     assert times(**kw) == expected
 
 
 @pytest.mark.parametrize("kw, expected", [
-    (dict(start=130, run=60, cpu=40), (130, 0, 60)),
-    (dict(start=130, cpu=40), (130, 0, 40)),
-    (dict(start=130), (130, 0, None)),
+    (dict(start=130, run=60, cpu=40), (130, None, 60)),
+    (dict(start=130, cpu=40), (130, None, 40)),
+    (dict(start=130), (130, None, None)),
 ], ids=["run", "cpu", "unknown"])
 def test_row6_start_only(kw, expected):
     assert times(**kw) == expected
@@ -122,8 +123,8 @@ def test_row7_nothing(kw, expected):
 
 
 @pytest.mark.parametrize("kw, expected", [
-    (dict(end=500, run=60, cpu=40), (440, 0, 60)),  # ARR = 500 - 60
-    (dict(end=500, cpu=40), (460, 0, 40)),  # ARR = 500 - 40
+    (dict(end=500, run=60, cpu=40), (440, None, 60)),  # ARR = 500 - 60, the wait unknown
+    (dict(end=500, cpu=40), (460, None, 40)),  # ARR = 500 - 40
     (dict(end=500), (500, None, None)),  # ARR = end; nothing says when it started
 ], ids=["run", "cpu", "end"])
 def test_row8_end_only(kw, expected):
@@ -251,11 +252,19 @@ def test_unix_start_time_is_a_whole_second(tmp_path):
 
 
 def test_csv_end_to_end_uses_the_table(tmp_path):
-    # Row 5 (start, end, no arrival): ARR = 1000, WAIT 0, RUN = 1300 - 1000.
-    # Row 8 (end and run only): ARR = 2000 - 50 = 1950, WAIT 0, RUN 50.
+    # Row 5 (start, end, no arrival): ARR = 1000, RUN = 1300 - 1000.
+    # Row 8 (end and run only): ARR = 2000 - 50 = 1950, RUN 50.
+    # Neither wait was observed: -1 in the file, and the header counts them.
     path = write(tmp_path, "t.csv", "start,end,run\n1000,1300,\n,2000,50\n")
     c = to_swf(path, "csv")
-    assert job_table(c, ["submit", "wait", "run"]) == [(0, 0, 300), (950, 0, 50)]
+    assert job_table(c, ["submit", "wait", "run"]) == [(0, -1, 300), (950, -1, 50)]
+    assert "; Note: 2 jobs have no arrival time: it is taken from their start, and their wait is unknown (-1)" \
+        in c.text.splitlines()
+    # with an arrival the wait is observed, and no such note is written
+    path = write(tmp_path, "u.csv", "arrival,start,end\n900,1000,1300\n")
+    c = to_swf(path, "csv")
+    assert job_table(c, ["submit", "wait", "run"]) == [(0, 100, 300)]
+    assert not any("no arrival time" in line for line in c.text.splitlines())
 
 
 # -- sacct ---------------------------------------------------------------------------------

@@ -181,9 +181,12 @@ def _normalized(raw: list[RawJob], notes: list[str]) -> list[_Job]:
     """Recovery, then normalization, counting what normalization changed."""
     spans = {"to 0": 0, "to -1": 0}
     zeros = 0
+    stand_in = 0  # jobs whose arrival is their start, or their end less their run
     jobs = []
     for r in raw:
         t = recover(r)
+        if r.arr is None and t.arr is not None:
+            stand_in += 1
         times = []
         for v in (t.wait, t.run):
             n = normalize_span(v)
@@ -201,6 +204,9 @@ def _normalized(raw: list[RawJob], notes: list[str]) -> list[_Job]:
                      f"{spans['to -1']} below -{CLOCK_ALLOWANCE} s set to -1")
     if zeros:
         notes.append(f"{zeros} zero processor, memory or requested-time values set to -1")
+    if stand_in:
+        notes.append(f"{stand_in} jobs have no arrival time: it is taken from their start, "
+                     "and their wait is unknown (-1)")
     return jobs
 
 

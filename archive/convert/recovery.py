@@ -155,13 +155,14 @@ def _row4(arr, start, end, run, cpu, succ) -> Times:
 
 
 def _row5(arr, start, end, run, cpu, succ) -> Times:
-    # missing ok ok: ARR=start; WAIT=0; RUN = (run)? run : end-start
-    return Times(start, Decimal(0), _either(run, end - start))
+    # missing ok ok: ARR=start; RUN = (run)? run : end-start; WAIT unknown
+    # (Table 5 sets none: the arrival is the start only for want of one)
+    return Times(start, None, _either(run, end - start))
 
 
 def _row6(arr, start, end, run, cpu, succ) -> Times:
-    # missing ok missing: ARR=start; WAIT=0; RUN = (run)? run : (cpu)? cpu : unknown
-    return Times(start, Decimal(0), _either(run, cpu))
+    # missing ok missing: ARR=start; RUN = (run)? run : (cpu)? cpu : unknown; WAIT unknown
+    return Times(start, None, _either(run, cpu))
 
 
 def _row7(arr, start, end, run, cpu, succ) -> Times:
@@ -171,13 +172,13 @@ def _row7(arr, start, end, run, cpu, succ) -> Times:
 
 def _row8(arr, start, end, run, cpu, succ) -> Times:
     # missing missing ok: (run)? ARR=end-run : (cpu)? ARR=end-cpu : ARR=end;
-    #   RUN likewise from run or cpu
-    # As in rows 5 and 6, an arrival taken from the start means WAIT=0; with
-    # neither run nor cpu nothing says when the job started: WAIT unknown.
+    #   RUN likewise from run or cpu; WAIT unknown
+    # As in rows 5 and 6, the arrival stands in for a missing one; the wait
+    # was not observed.
     if run is not None:
-        return Times(end - run, Decimal(0), run)
+        return Times(end - run, None, run)
     if cpu is not None:
-        return Times(end - cpu, Decimal(0), cpu)
+        return Times(end - cpu, None, cpu)
     return Times(end, None, None)
 
 

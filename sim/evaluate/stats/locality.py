@@ -9,12 +9,17 @@ from dataclasses import dataclass
 
 import numpy as np
 from wla.archive.clock import DAY
+from wla.archive.errors import UsageError
 from wla.archive.jit import njit
 
 from . import summarize
 
-# "Found" for run and requested times: the smaller over the larger >= 1 - 0.05.
+# "Found" for run and requested times: within 5% of the value on the stack.
 TIME_TOLERANCE = 0.05
+# How a value matches one on the stack: within the tolerance of it (the
+# resampling paper's reading, which gives back its Table VI), or by the ratio
+# of the smaller to the larger.
+MATCHES = ("stack", "ratio")
 BINS = 16
 MIN_JOBS = 10
 
@@ -33,10 +38,13 @@ class StackDepth:
 
 
 @njit(cache=True)
-def _depths(values: np.ndarray, threshold: float) -> tuple[int, int]:
-    """The sum of found depths and their number. The stack keeps the value
-    first pushed, not the latest match: its values then stay more than the
-    tolerance apart, so it holds a few hundred at most and the walk is short."""
+def _depths(values: np.ndarray, tolerance: float, ratio: bool) -> tuple[int, int]:
+    """The sum of found depths and their number. A value x is found at a
+    stack value s when |x - s| <= tolerance * s (the resampling paper's
+    reading), or with `ratio` when the smaller over the larger is at least
+    1 - tolerance. The stack keeps the value first pushed, not the latest
+    match: its values then stay more than the tolerance apart, so it holds a
+    few hundred at most and the walk is short."""
     stack = np.empty(len(values), dtype=np.float64)  # the top is stack[size - 1]
     size = 0
     total = 0
@@ -45,8 +53,12 @@ def _depths(values: np.ndarray, threshold: float) -> tuple[int, int]:
         at = -1
         for i in range(size - 1, -1, -1):
             s = stack[i]
-            lo, hi = (s, v) if s <= v else (v, s)
-            if lo == hi or (threshold < 1.0 and lo / hi >= threshold):
+            if ratio:
+                lo, hi = (s, v) if s <= v else (v, s)
+                hit = lo == hi or (tolerance > 0.0 and lo / hi >= 1.0 - tolerance)
+            else:
+                hit = abs(v - s) <= tolerance * s
+            if hit:
                 at = i
                 break
         if at < 0:
@@ -62,16 +74,21 @@ def _depths(values: np.ndarray, threshold: float) -> tuple[int, int]:
     return total, found
 
 
-def stack_depth(values: np.ndarray, tolerance: float = 0.0, submit: np.ndarray | None = None) -> StackDepth:
+def stack_depth(values: np.ndarray, tolerance: float = 0.0, submit: np.ndarray | None = None,
+                match: str = "stack") -> StackDepth:
     """Stack-depth locality of `values` in the order given, or in submit
-    order (stable) when `submit` is given. A value is found when the smaller
-    over the larger is at least 1 - `tolerance` (0: equal). Unknown values
-    (<= 0, NaN) are skipped: neither pushed nor recorded."""
+    order (stable) when `submit` is given. A value x is found at a value s on
+    the stack when |x - s| <= `tolerance` * s (`match="stack"`, the paper's
+    reading), or when the smaller over the larger is at least 1 - `tolerance`
+    (`match="ratio"`); with tolerance 0 both mean equal. Unknown values (<=
+    0, NaN) are skipped: neither pushed nor recorded."""
+    if match not in MATCHES:
+        raise UsageError(f"unknown stack match {match!r}; one of {', '.join(MATCHES)}")
     values = np.asarray(values, dtype=np.float64)
     if submit is not None:
         values = values[np.argsort(np.asarray(submit, dtype=np.float64), kind="stable")]
     known = values[values > 0]  # NaN compares False
-    total, found = _depths(known, 1.0 - tolerance)
+    total, found = _depths(known, float(tolerance), match == "ratio")
     return StackDepth(float(total) / found if found else None, int(found), int(len(known)))
 
 
