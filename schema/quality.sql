@@ -7,7 +7,7 @@ SELECT
     log_id,
     count(*)                                                        AS jobs,
     count(*) FILTER (WHERE submit = -1)                             AS missing_submit,
-    count(*) FILTER (WHERE wait = -1)                               AS missing_start,
+    count(*) FILTER (WHERE status = 1 AND wait = -1)                AS missing_start,  -- as Table 2: successful jobs
     count(*) FILTER (WHERE run = -1)                                AS missing_run,
     count(*) FILTER (WHERE status = 1 AND procs = 0)                AS zero_procs,
     count(*) FILTER (WHERE status = 1 AND run = 0)                  AS zero_run,

@@ -16,7 +16,7 @@ def expected(df: pd.DataFrame, size: int) -> dict:
     e = {
         "jobs": len(df),
         "missing_submit": (df.submit == -1).sum(),
-        "missing_start": (df.wait == -1).sum(),
+        "missing_start": (ok & (df.wait == -1)).sum(),  # as Table 2: successful jobs only
         "missing_run": (df.run == -1).sum(),
         "zero_procs": (ok & (df.procs == 0)).sum(),
         "zero_run": (ok & (df.run == 0)).sum(),

@@ -138,7 +138,7 @@ def test_a_log_page_shows_its_header_as_written_and_its_quality(made):
     assert shown == header and len(header) > 10
     jobs = pandas_log(name)
     counts = {"jobs": len(jobs), "missing_run": int((jobs.run == -1).sum()),
-              "missing_start": int((jobs.wait == -1).sum()),
+              "missing_start": int(((jobs.status == 1) & (jobs.wait == -1)).sum()),
               "zero_run": int(((jobs.status == 1) & (jobs.run == 0)).sum()),
               "run_over_requested": int(((jobs.run >= 0) & (jobs.req_time > 0)
                                          & (jobs.run > jobs.req_time + 60)).sum())}
