@@ -140,7 +140,7 @@ def capacity_cmd(
         jobs, facts, clock = _jobs(log, version, where, exclude, archive)
         size = machine_size(facts, capacity, "give --capacity N")
         data = {"report": capacity_report(jobs, size, slack)}
-        if solve:
+        if solve and data["report"].judged:  # without start times the rule refuses to run
             data["rule"] = capacity_deletions(jobs, size, slack=slack, threshold=threshold, node_limit=node_limit,
                                               size_limit=size_limit, **clock, progress=shown)
         if plot:

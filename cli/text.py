@@ -178,6 +178,10 @@ def capacity(data: dict, log: str, dated) -> str:
     import pandas as pd
 
     report, choice = data["report"], data.get("rule")
+    if not report.judged:
+        from wla.archive.analysis.capacity import NO_STARTS
+
+        return f"{log} on {report.capacity:,} processors: {NO_STARTS}; the capacity rule does not run on it"
     worst = (f" at {dated(pd.DataFrame({'t': [report.worst_at]}), ['t']).t[0]}"
              if report.worst_at is not None else "")
     lines = [f"{log} on {report.capacity:,} processors: {report.exceptions:,} exceptions in "

@@ -9,12 +9,15 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from cli_run import wla
+from conftest import data_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wla.archive.analysis.capacity import capacity_report, daily_utilization
 from wla.archive.analysis.capacity_choice import capacity_deletions
 from wla.archive.analysis.capacity_plot import plot_capacity
 from wla.archive.analysis.quality import quality
+from wla.archive.errors import UsageError
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 
@@ -414,6 +417,44 @@ def test_report_matches_quality(real_archive, name):
     if r.exceptions:
         assert r.worst_at == q.peak_at
         assert r.components.exceptions.sum() == r.exceptions
+
+
+@pytest.mark.parametrize("name", ["NASA-iPSC-1993-3.1-cln", "LLNL-Atlas-2006-2.1-cln", "lublin_256"])
+def test_a_log_without_start_times_is_not_judged(real_archive, name, tmp_path):
+    """No start time, no usage: not 0 exceptions but no answer, as quality
+    says (its counts are null), and a rule that refuses to delete nothing."""
+    jobs, size = load(real_archive, name)
+    size = size or 256  # lublin_256 gives no machine size
+    assert (jobs.wait == -1).all()
+    r = capacity_report(jobs, size)
+    assert not r.judged and r.exceptions is None and r.ceiling is None
+    data = r.as_dict()
+    assert data["judged"] is False and data["exceptions"] is None
+    assert data["why"] == "capacity cannot be judged without start times (no job has a known wait)"
+    q = quality(real_archive, [name]).iloc[0]
+    assert pd.isna(q.exceptions) and pd.isna(q.ceiling)
+    with pytest.raises(UsageError, match="capacity cannot be judged without start times.*does not run"):
+        capacity_deletions(jobs, size)
+    # a log with start times is judged, and says so
+    assert capacity_report(log((2, 0, 10)), 3).as_dict()["judged"] is True
+
+
+def test_the_command_and_a_recipe_refuse_a_log_without_start_times(tmp_path):
+    name = "NASA-iPSC-1993-3.1-cln"
+    archive = tmp_path / "a.duckdb"
+    assert wla("ingest", data_dir() / f"{name}.swf.gz", archive=archive).status == 0
+    r = wla("capacity", name, archive=archive)
+    assert r.status == 0
+    assert r.out.strip() == (f"{name} on 128 processors: capacity cannot be judged without start times "
+                             "(no job has a known wait); the capacity rule does not run on it")
+    data = json.loads(wla("capacity", name, "--json", archive=archive).out)
+    assert data["report"]["judged"] is False and "rule" not in data
+    recipe = tmp_path / "nasa.toml"
+    recipe.write_text(f'log = "{name}"\nversion = "cap"\n[[step]]\nrule = "capacity"\n')
+    assert wla("clean", recipe, archive=archive).one_error_line() == (
+        f"wla: {recipe}: step 1 (capacity): capacity cannot be judged without start times (no job has a known "
+        "wait): the capacity rule does not run on this log")
+    assert "(no rows)" in wla("versions", name, archive=archive).out  # nothing built
 
 
 def test_ricc_report_matches_sql(real_archive):

@@ -183,32 +183,51 @@ def records(frame: pd.DataFrame) -> list[dict]:
     return [{k: plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
 
 
+# A log whose jobs have no start time (every wait unknown) says nothing of how
+# many processors were in use: no exception is not an all-clear there.
+NO_STARTS = "capacity cannot be judged without start times (no job has a known wait)"
+
+
+def starts_known(jobs: pd.DataFrame) -> bool:
+    """Whether any job has a start time: a known submit and wait."""
+    return bool(((jobs["submit"] != -1) & (jobs["wait"] != -1)).any())
+
+
 @dataclass(frozen=True, eq=False)
 class CapacityReport:
     """Utilization exceptions of one log against a capacity; reported whether
-    or not any job is deleted. Times are submit-clock seconds."""
+    or not any job is deleted. Times are submit-clock seconds. Without start
+    times (`judged` false) the counts are None, not 0."""
 
     capacity: int
     slack: float
     jobs_counted: int  # jobs holding processors (known start and run > 0)
-    exceptions: int
-    worst_excess: int
+    exceptions: int | None
+    worst_excess: int | None
     worst_at: float | None
-    ceiling: int
-    ceiling_share: float
+    ceiling: int | None
+    ceiling_share: float | None
     components: pd.DataFrame
+    judged: bool = True
 
     def as_dict(self) -> dict:
         out = {k: plain(getattr(self, k)) for k in (
-            "capacity", "slack", "jobs_counted", "exceptions", "worst_excess", "worst_at",
+            "capacity", "slack", "judged", "jobs_counted", "exceptions", "worst_excess", "worst_at",
             "ceiling", "ceiling_share")}
+        if not self.judged:
+            out["why"] = NO_STARTS
         out["components"] = records(self.components)
         return out
 
 
-def _report(held: Held, prof: Profile, cl: Cliques, capacity: int, slack: float) -> CapacityReport:
+def _report(held: Held, prof: Profile, cl: Cliques, capacity: int, slack: float,
+            judged: bool = True) -> CapacityReport:
     ceiling = int(prof.usage.max()) if len(prof.usage) else 0
     exceptions = len(cl.exc_t)
+    if not judged:
+        return CapacityReport(capacity=int(capacity), slack=float(slack), jobs_counted=0, exceptions=None,
+                              worst_excess=None, worst_at=None, ceiling=None, ceiling_share=None,
+                              components=component_table(held, cl, capacity), judged=False)
     return CapacityReport(
         capacity=int(capacity), slack=float(slack), jobs_counted=len(held.p),
         exceptions=exceptions,
@@ -231,7 +250,7 @@ def capacity_report(jobs: pd.DataFrame, capacity: int, slack: float = 0.0) -> Ca
     capacity, slack = check_capacity(capacity, slack)
     held = held_jobs(jobs, slack)
     prof = usage_profile(held)
-    return _report(held, prof, find_cliques(held, prof, capacity), capacity, slack)
+    return _report(held, prof, find_cliques(held, prof, capacity), capacity, slack, starts_known(jobs))
 
 
 def daily_utilization(jobs: pd.DataFrame, capacity: int, slack: float = 0.0) -> pd.DataFrame:

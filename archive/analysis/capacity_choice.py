@@ -15,7 +15,9 @@ import pandas as pd
 from ..clock import local_time, log_clock
 from ..progress import Parts
 from ..ranges import MAX_COUNT, MAX_WORKERS, number, whole
-from .capacity import Held, check_capacity, component_table, find_cliques, held_jobs, plain, records, usage_profile
+from ..errors import UsageError
+from .capacity import (NO_STARTS, Held, check_capacity, component_table, find_cliques, held_jobs, plain, records,
+                       starts_known, usage_profile)
 from .capacity_programs import Problem, component_problems, solve_all
 
 OBJECTIVES = {"L": "jobs", "S": "processor-seconds"}
@@ -184,6 +186,8 @@ def capacity_deletions(jobs: pd.DataFrame, capacity: int, slack: float = 0.0,
     size_limit = whole("size_limit", size_limit, 1, MAX_COUNT)
     if workers is not None:
         workers = whole("workers", workers, 1, MAX_WORKERS)
+    if not starts_known(jobs):
+        raise UsageError(f"{NO_STARTS}: the capacity rule does not run on this log")
     held = held_jobs(jobs, slack)
     prof = usage_profile(held)
     cl = find_cliques(held, prof, capacity)
