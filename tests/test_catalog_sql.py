@@ -349,3 +349,27 @@ def test_a_reader_makes_no_views_when_the_stored_ones_are_this_wlas(tmp_path):
         pass  # a writer makes the views again and records them
     with wla.archive.open(path) as a:
         assert _views_in(a.con, "temp") == []
+
+
+def test_versions_are_listed_under_their_own_log_with_a_resampled_log_present(tmp_path):
+    """A resampled log comes after its source's versions, each log followed
+    by its own versions, in `wla ls`, its JSON and the site's index alike."""
+    from wla.archive.site.catalog_page import catalog_rows
+    from wla.archive.store.listing import listing
+
+    archive = tmp_path / "a.duckdb"
+    kth = "KTH-SP2-1996-2.1-cln"
+    assert cli("ingest", data_dir() / f"{kth}.swf.gz", archive=archive).status == 0
+    assert cli("resample", kth, "--seed", "1", "--name", "kth-big", archive=archive).status == 0
+    for log, version in ((kth, "v1"), ("kth-big", "v1"), (kth, "wla1")):
+        recipe = tmp_path / f"{log}-{version}.toml"
+        recipe.write_text(f'log = "{log}"\nversion = "{version}"\n[[step]]\nrule = "normalize"\n')
+        assert cli("clean", recipe, archive=archive).status == 0
+    order = [kth, f"{kth}@v1", f"{kth}@wla1", "kth-big", "kth-big@v1"]
+    assert [r["name"] for r in json.loads(cli("ls", "--json", archive=archive).out)] == order
+    text = cli("ls", archive=archive).out.splitlines()[1:]
+    assert [line.split()[0] for line in text] == order
+    assert [line.startswith("  ") for line in text] == [False, True, True, False, True]
+    with wla.archive.open(archive) as a:
+        listed = listing(a)
+    assert [r.name for r in catalog_rows(listed, {name: name for name in order})] == order

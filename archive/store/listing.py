@@ -15,10 +15,16 @@ LS_COLUMNS = [
     "name", *KIND_COLUMNS, "first_submit_date", "last_submit_date", "months",
     "machine_size", "users", "jobs", "utilization",
 ]
-# Each original, followed by its versions by version name.
-LS_QUERY = ("SELECT name, kind, original, version, converted_from, first_submit_date, last_submit_date, "
-            "months, machine_size, users, jobs, utilization FROM log_summary "
-            "ORDER BY original, version NULLS FIRST")
+# Each original, followed by its versions by version name, then the logs
+# resampled from it, each followed by its own versions. A row is listed under
+# `grp`: a version under the log it was built from, any other log under itself.
+LS_QUERY = ("WITH s AS (SELECT *, CASE WHEN kind = 'version' THEN original ELSE name END AS grp "
+            "FROM log_summary) "
+            "SELECT s.name, s.kind, s.original, s.version, s.converted_from, s.first_submit_date, "
+            "s.last_submit_date, s.months, s.machine_size, s.users, s.jobs, s.utilization "
+            "FROM s LEFT JOIN log_summary AS g ON g.name = s.grp "
+            "ORDER BY coalesce(g.original, s.grp), s.grp <> coalesce(g.original, s.grp), s.grp, "
+            "s.version NULLS FIRST")
 
 
 @dataclass(frozen=True)
