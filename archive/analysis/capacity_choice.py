@@ -13,11 +13,21 @@ import numpy as np
 import pandas as pd
 
 from ..clock import local_time, log_clock
+from ..errors import UsageError
 from ..progress import Parts
 from ..ranges import MAX_COUNT, MAX_WORKERS, number, whole
-from ..errors import UsageError
-from .capacity import (NO_STARTS, Held, check_capacity, component_table, find_cliques, held_jobs, plain, records,
-                       starts_known, usage_profile)
+from .capacity import (
+    NO_STARTS,
+    Held,
+    check_capacity,
+    component_table,
+    find_cliques,
+    held_jobs,
+    plain,
+    records,
+    starts_known,
+    usage_profile,
+)
 from .capacity_programs import Problem, component_problems, solve_all
 
 OBJECTIVES = {"L": "jobs", "S": "processor-seconds"}
