@@ -155,12 +155,17 @@ def test_published_versions_after_the_migration(old_archive, tmp_path):
         for version in ("v1", "v2"):
             out = publish(a, LOG, version, tmp_path / f"{version}.swf")
             assert (out.sha256, out.first) == (sha[version], False)
-        # The unpublished v3 is rebuilt; a new version records capacity v3 beside v1.
+        # The unpublished v3 is rebuilt. A new version of this log with capacity v3 is refused:
+        # the log has no start times, and capacity v3 will not judge it (v1 deleted nothing).
         assert clean(a, parse_recipe(_recipe(a, "v3"), "v3.toml")).status == "rebuilt"
         new = _recipe(a, "v1").replace('version = "v1"', 'version = "v4"')
-        res = clean(a, parse_recipe(new, "v4.toml"))
-        assert [(s.rule, s.rule_version) for s in res.steps] == [("normalize", 1), ("filter", 1), ("capacity", 3)]
-        assert res.jobs == 217
+        with pytest.raises(WlaError, match="step 3 \\(capacity\\): capacity cannot be judged without start"):
+            clean(a, parse_recipe(new, "v4.toml"))
+        # A log with start times: its version records capacity v3 beside v1.
+        head = "HPC2N-2002-2.2-head3170"
+        ingest(a, [DATA / f"{head}.swf.gz"])
+        res = clean(a, parse_recipe(f'log = "{head}"\nversion = "c"\n[[step]]\nrule = "capacity"\n', "c.toml"))
+        assert [(s.rule, s.rule_version) for s in res.steps] == [("capacity", 3)]
         rules = a.con.execute("SELECT version, fingerprint FROM rules WHERE name = 'capacity' "
                               "ORDER BY version").fetchall()
         assert [v for v, _ in rules] == [1, 3] and rules[1][1] == load_rules()["capacity"].fingerprint
