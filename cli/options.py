@@ -168,6 +168,9 @@ Ties = from_library("--ties", source=f"{SIM}.ties", help="Simultaneous arrivals:
 Passes = from_library("--passes", source=f"{SIM}.passes",
                       help="instant: one scheduling pass per instant, after all its events; event: one per event")
 Check = from_library("--check", source=f"{SIM}.check", help="Check the schedule's invariants")
+Backlog = from_library("--backlog", source=f"{SIM}.backlog",
+                       help="What saturation counts each week: waiting (arrived, not started) or outstanding "
+                            "(arrived, not ended: the resampling paper's count, running jobs included)")
 Save = typer.Option(None, "--save", help="Store the schedule: a table name, or FILE.parquet")
 EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,

@@ -30,6 +30,7 @@ def simulate_cmd(
     ties: str = options.Ties,
     passes: str = options.Passes,
     check: bool = options.Check,
+    backlog: str = options.Backlog,
     save_to: Optional[str] = options.Save,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
@@ -47,7 +48,7 @@ def simulate_cmd(
             workload = from_archive(a, log, version, query, procs, exclude)
         result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
                           stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
-                          ties=ties, passes=passes, check=check)
+                          ties=ties, passes=passes, check=check, backlog=backlog)
     saved = None
     if save_to is not None:
         from wla.sim.save import save  # pyarrow: only when saving

@@ -11,7 +11,7 @@ from .metrics import job_metrics, measured, summarize
 from .predictors import parse_estimator, scheduler_estimates
 from .reference import apply_overrun, check_options
 from .result import SimResult
-from .saturation import saturation
+from .saturation import BACKLOGS, saturation
 from .schedule import schedule_adjusted
 from .workload import ESTIMATE_RULE, REASONS, Workload, from_frame
 
@@ -26,10 +26,12 @@ EVENT_ORDER = {
 TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneous arrivals in reverse log order"}
 
 
-def _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes):
+def _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes, backlog):
     """Refuse a setting the simulator does not have; the estimator the text names."""
     check_options(policy, overrun, ties, passes, procs=procs, tau=tau, warmup=warmup,
                   load_factor=load_factor, seed=seed)
+    if backlog not in BACKLOGS:
+        raise UsageError(f"unknown backlog {backlog!r}; one of {', '.join(BACKLOGS)}")
     return parse_estimator(estimate)
 
 
@@ -44,18 +46,20 @@ def check_settings(**options) -> None:
     bound.apply_defaults()
     a = bound.arguments
     _checked(a["policy"], a["estimate"], a["overrun"], a["procs"], a["tau"], a["warmup"], a["load_factor"],
-             a["seed"], a["ties"], a["passes"])
+             a["seed"], a["ties"], a["passes"], a["backlog"])
 
 
 def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: str = "truncate",
              procs: int | None = None, tau: float = TAU, warmup: float = WARMUP,
              stop_at_last_arrival: bool = True, exclude: str | None = None, load_factor: float = 1.0,
-             seed: int = 0, ties: str = "log", passes: str = "instant", check: bool = False) -> SimResult:
+             seed: int = 0, ties: str = "log", passes: str = "instant", check: bool = False,
+             backlog: str = "waiting") -> SimResult:
     """Replay a workload (a Workload from `from_archive`, a DataFrame with the
     archive's column names, or a DuckDB relation) on P processors.
     `exclude` picks jobs that are simulated but not measured; `procs`
-    overrides the machine size; `load_factor` divides interarrival times."""
-    estimator = _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes)
+    overrides the machine size; `load_factor` divides interarrival times;
+    `backlog` is what saturation counts (saturation.py)."""
+    estimator = _checked(policy, estimate, overrun, procs, tau, warmup, load_factor, seed, ties, passes, backlog)
     if not isinstance(workload, Workload):
         if hasattr(workload, "df") and not type(workload).__module__.startswith("pandas"):
             workload = workload.df()  # a DuckDB relation
@@ -85,7 +89,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
     per_job = job_metrics(submit, start, held, tau)
     measure = measured(submit, end, order, w.excluded, warmup, stop_at_last_arrival)
     summary = summarize(per_job, measure, start, end, w.procs, submit, P)
-    summary["saturation"] = saturation(submit, end, order)
+    summary["saturation"] = saturation(submit, start, end, order, backlog)
     counts = {
         "jobs": w.total,
         "simulated": len(w),
@@ -109,6 +113,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
         "seed": seed,
         "ties": ties,
         "passes": passes,
+        "backlog": backlog,
         "event_order": EVENT_ORDER[passes],
         "tie_order": TIE_ORDER[ties],
         "processors_rule": PROCESSORS_RULE,
