@@ -98,7 +98,8 @@ def test_no_log_whose_waits_are_short_is_called_saturated(real_archive):
     is under an hour never saturates; FCFS on SDSC-SP2 does. The paper's
     count, running jobs included, called LLNL-Atlas (95th percentile 0 s)
     saturated."""
-    names = [r[0] for r in real_archive.con.execute("SELECT name FROM logs WHERE kind = 'log' ORDER BY name").fetchall()]
+    query = "SELECT name FROM logs WHERE kind = 'log' ORDER BY name"
+    names = [r[0] for r in real_archive.con.execute(query).fetchall()]
     assert len(names) >= 15
     for name in names:
         w = from_archive(real_archive, name, procs=SIZES.get(name))
