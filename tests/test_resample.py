@@ -91,7 +91,9 @@ def one_long_term_user() -> pd.DataFrame:
 def test_a_long_term_user_restarts_after_the_log_length_minus_its_activity(seed):
     jobs = one_long_term_user()
     pools = user_pools(jobs.submit.to_numpy(), jobs.user_id.to_numpy())
-    p = plan(pools, jobs.submit.to_numpy(), ResampleSettings(temporary=0, arrival_rate=0, seed=seed))
+    assert plan(pools, jobs.submit.to_numpy(), ResampleSettings(temporary=0, arrival_rate=0)).figures[
+        "weeks"] == 39  # by default the log's span, 38.99 weeks, in whole weeks
+    p = plan(pools, jobs.submit.to_numpy(), ResampleSettings(temporary=0, arrival_rate=0, seed=seed, weeks=40))
     times = p.submit[p.instance_user[p.instance] == 1]
     assert np.all((times - 100) % WEEK == 0)  # whole weeks: day and time kept
     source_week = np.floor(jobs.submit.to_numpy()[p.source] / WEEK)
@@ -127,7 +129,7 @@ def test_every_job_is_a_job_of_the_log_moved_by_whole_weeks(sp2):
     pd.testing.assert_frame_equal(r.jobs[same], src[same])
     assert r.jobs.job.tolist() == list(range(1, len(r.jobs) + 1))
     assert r.jobs.submit.is_monotonic_increasing and r.jobs.submit.min() >= 0
-    assert r.jobs.submit.max() < sp2.pools.weeks * WEEK
+    assert r.jobs.submit.max() < r.parameters["figures"]["weeks"] * WEEK
     assert np.array_equal(r.source_user, src.user_id.to_numpy())
     # one user number per (source user, replica), numbered in order of first appearance
     ident = pd.DataFrame({"u": r.jobs.user_id, "s": r.source_user, "r": r.replica})
@@ -142,7 +144,7 @@ def test_the_steps_on_sdsc_sp2(sp2):
     p = plan(pools, submit, ResampleSettings(seed=2))
     f = p.figures
     assert f["long_term_users"] == len(longs) == f["distinct_long_term_users"]
-    assert f["initial_temporary_users"] == round(pools.initial_temporary)
+    assert f["weeks"] == 104  # the log's 104.19 weeks from first submit to last
     # never the same user twice among one week's arrivals
     first_week = pd.DataFrame({"inst": p.instance, "t": p.submit}).groupby("inst").t.min() // WEEK
     arrivals = first_week[first_week > 0]
@@ -169,6 +171,35 @@ def test_arrivals_and_rare_behavior_users_come_at_the_asked_rates(sp2_archive_fi
     assert p.instance_rare.sum() == p.figures["rare_behavior_arrivals"]
     with pytest.raises(UsageError, match="exceeds the temporary arrival rate"):
         plan(src.pools, src.jobs.submit.to_numpy(), ResampleSettings(rb_npw=rate + 1))
+
+
+def test_a_workload_of_default_length_holds_the_logs_jobs_on_average(sp2):
+    """Over 200 seeds the mean job count is within 3 standard errors of the
+    log's 59,715; at the 106 calendar weeks the log touches it is 4% more."""
+    pools, submit = sp2.pools, sp2.jobs.submit.to_numpy()
+    assert (pools.log_last - pools.log_first) / WEEK == pytest.approx(104.19, abs=0.01)
+    for weeks, near in ((None, True), (106, False)):
+        n = np.array([len(plan(pools, submit, ResampleSettings(seed=s, weeks=weeks)).source) for s in range(200)])
+        gap = abs(n.mean() - len(submit)) / (n.std(ddof=1) / np.sqrt(len(n)))
+        assert (gap < 3) == near, (weeks, n.mean(), gap)
+
+
+def test_the_initial_temporary_users_are_drawn_around_the_weekly_average(sp2):
+    """Binomial over the temporary pool with mean load x 7.05: over 400
+    seeds the mean is within 4 standard errors and the variance is n p (1 - p)
+    within 25%; a hundred-fold load is refused for want of users."""
+    pools, submit = sp2.pools, sp2.jobs.submit.to_numpy()
+    temps = int((pools.kind == TEMPORARY).sum())
+    for load in (1.0, 1.5):
+        want = load * pools.initial_temporary
+        got = np.array([plan(pools, submit, ResampleSettings(seed=s, load=load, weeks=2)).figures[
+            "initial_temporary_users"] for s in range(400)])
+        var = want * (1 - want / temps)
+        assert abs(got.mean() - want) < 4 * np.sqrt(var / len(got)), (load, got.mean(), want)
+        assert got.var(ddof=1) == pytest.approx(var, rel=0.25)
+        assert len(set(got.tolist())) > 5
+    with pytest.raises(UsageError, match="initial temporary users asked for"):
+        plan(pools, submit, ResampleSettings(temporary=temps + 1))
 
 
 def test_a_preceding_job_is_kept_only_within_its_pass():
@@ -240,3 +271,27 @@ def test_phase_cycle_starts_a_long_term_user_anywhere_in_its_cycle():
     assert abs(in_activity / 120 - 1 / 3) < 4 * np.sqrt(1 / 3 * 2 / 3 / 120)
     with pytest.raises(UsageError, match="--phase is one of activity, cycle"):
         plan(pools, jobs.submit.to_numpy(), ResampleSettings(phase="never"))
+
+
+def test_rare_behavior_jobs_are_left_out_of_throughput_and_the_measured_utilization(sp2_archive_file):
+    """The resampling paper (6.4) counts only the other jobs in every
+    performance result: throughput and the measured jobs' utilization are
+    recomputed here from the schedule without the rare-behavior jobs; the
+    machine's utilization keeps them."""
+    from wla.sim import simulate
+
+    with open_archive(sp2_archive_file) as a:
+        src = read_source(a, LOG, rb_from_flurries=True)
+    r = resample_source(src, ResampleSettings(seed=5, rb_npw=0.25, weeks=40))
+    res = simulate(r.workload())
+    rare = r.rare[res.job - 1]
+    assert rare.sum() > 100
+    lo, hi = res.metrics["interval"]
+    work = np.clip(np.minimum(res.end, hi) - np.maximum(res.start, lo), 0, None) * res.procs
+    ends = (res.end >= lo) & (res.end <= hi)
+    span = (hi - lo) * src.P
+    assert res.metrics["utilization"] == pytest.approx(work.sum() / span, rel=1e-12)
+    assert res.metrics["utilization_measured"] == pytest.approx(work[~rare].sum() / span, rel=1e-12)
+    assert res.metrics["throughput_per_hour"] == pytest.approx((ends & ~rare).sum() / (hi - lo) * 3600, rel=1e-12)
+    assert res.metrics["throughput_per_hour"] < (ends.sum() - 100) / (hi - lo) * 3600
+    assert res.metrics["measured_jobs"] == res.counts["measured"] == int((res.measured & ~rare).sum())

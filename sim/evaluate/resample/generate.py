@@ -1,9 +1,11 @@
 """One resampled workload, by the five steps of resampling.md.
 
 Choices where the spec is silent, each stated in the README:
-- counts: load x long-term users and load x initial temporary users are
-  rounded half up; the weekly arrivals are binomial over the temporary pool
-  (n = its users, p = rate / n), so at most every temporary user a week;
+- length: the log's span, first submit to last, in whole weeks (half up);
+- counts: load x long-term users is rounded half up; the initial temporary
+  users and the weekly arrivals are binomial over the temporary pool (n =
+  its users, p = target / n: load x the log's weekly average, load x its
+  arrival rate), so their numbers are randomized around the targets;
 - the initial users and each week's arrivals are drawn without replacement
   (weighted by active weeks for the initial temporary users, uniformly for
   arrivals) by exponential keys: key = log(u) / weight, the largest win;
@@ -19,8 +21,8 @@ Choices where the spec is silent, each stated in the README:
   the cycle's end);
 - jobs whose shifted submit falls at or after week W are not taken.
 Every draw comes from one PCG64 stream seeded with `seed`, in this order:
-long-term users, their start weeks, initial temporary users, their start
-weeks, then week by week the arrivals.
+long-term users, their start weeks, the number of initial temporary users,
+which they are, their start weeks, then week by week the arrivals.
 """
 from __future__ import annotations
 
@@ -146,12 +148,12 @@ class _Builder:
 def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Plan:
     """Which jobs of the log a resampled workload holds, and when."""
     s = settings.checked()
-    weeks = s.weeks if s.weeks is not None else pools.weeks
+    weeks = s.weeks if s.weeks is not None else default_weeks(pools)
     long_pool, temp_pool, rare_pool = pools.of_kind(LONG_TERM), pools.of_kind(TEMPORARY), pools.of_kind(RARE)
     n_long = half_up(s.load * (s.long_term if s.long_term is not None else len(long_pool)))
-    n_initial = half_up(s.load * (s.temporary if s.temporary is not None else pools.initial_temporary))
+    initial = s.load * (s.temporary if s.temporary is not None else pools.initial_temporary)
     rate = s.load * (s.arrival_rate if s.arrival_rate is not None else pools.arrival_rate)
-    _check(n_long, n_initial, rate, s.rb_npw, len(long_pool), len(temp_pool), len(rare_pool))
+    _check(n_long, initial, rate, s.rb_npw, len(long_pool), len(temp_pool), len(rare_pool))
     rng = np.random.Generator(np.random.PCG64(s.seed))
     b = _Builder(pools, submit, weeks)
     active = pools.active_weeks()
@@ -189,7 +191,9 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
             shift = begin - int(first_week[u])
             b.segment(u, int(first_week[u]), shift, inst)
 
-    # 1: initial temporary users, weighted by active weeks, each from a random week of its own
+    # 1: initial temporary users, as many as the log's weekly average on
+    # average, weighted by active weeks, each from a random week of its own
+    n_initial = int(rng.binomial(len(temp_pool), initial / len(temp_pool))) if initial > 0 else 0
     for u in (int(temp_pool[i]) for i in _pick(rng, active[temp_pool].astype(np.float64), n_initial)):
         start = int(first_week[u] + rng.integers(active[u]))
         b.segment(u, start, -start, b.instance(u))
@@ -212,11 +216,18 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     return b.plan(figures)
 
 
-def _check(n_long: int, n_initial: int, rate: float, rb_npw: float, longs: int, temps: int, rares: int) -> None:
+def default_weeks(pools: UserPools) -> int:
+    """The log's span, first submit to last, in whole weeks (half up, at
+    least one): a workload of this length holds as many jobs as the log on
+    average, where counting the calendar weeks it touches would add up to two."""
+    return max(1, half_up((pools.log_last - pools.log_first) / WEEK))
+
+
+def _check(n_long: int, initial: float, rate: float, rb_npw: float, longs: int, temps: int, rares: int) -> None:
     if n_long and not longs:
         raise UsageError("the log has no long-term user to resample (see `wla users`)")
-    if n_initial > temps:
-        raise UsageError(f"{n_initial} initial temporary users asked for, but the pool holds {temps} "
+    if initial > temps:
+        raise UsageError(f"{initial:g} initial temporary users asked for, but the pool holds {temps} "
                          "(lower --load or --temporary)")
     if rate > temps:
         raise UsageError(f"an arrival rate of {rate:g} temporary users a week is more than the pool's {temps} "
