@@ -268,6 +268,12 @@ StackMatch = from_library("--stack-match", source="wla.sim.evaluate.validate:log
                           help="When a run or requested time matches one on the locality stack: stack (within 5% "
                                "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
                                "the larger at least 0.95)")
+HurstFit = from_library("--hurst-fit", source="wla.sim.evaluate.validate:log_statistics.hurst_fit",
+                        also=("wla.sim.evaluate.validate:validate.hurst_fit",
+                              "wla.sim.evaluate.stats.collect:workload_statistics.hurst_fit",
+                              "wla.sim.evaluate.stats.hurst:hurst_rs.fit"), metavar="FIT",
+                        help="The line through the pox plot: points (through every block's R/S) or means "
+                             "(through each block size's mean log R/S, every time scale weighing the same)")
 StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
 ValidateRuns = from_library("--runs", source="wla.sim.evaluate.validate:validate.runs",

@@ -87,6 +87,7 @@ def stats_cmd(
     version: Optional[str] = options.Version,
     plot: Optional[Path] = options.StatsPlot,
     match: str = options.StackMatch,
+    hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -97,7 +98,7 @@ def stats_cmd(
     with progress.display("stats", quiet=as_json):
         with context(archive).reading() as a:
             src = read_source(a, log, version)
-        data = log_statistics(src, match)
+        data = log_statistics(src, match, hurst_fit)
         drawn = []
         if plot is not None:
             from wla.sim.evaluate.stats.plot import write_plots
@@ -125,6 +126,7 @@ def validate_cmd(
     plot: Optional[Path] = options.ValidatePlot,
     save_to: Optional[str] = options.ValidateSave,
     match: str = options.StackMatch,
+    hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -143,7 +145,7 @@ def validate_cmd(
     settings = ResampleSettings(weeks=weeks, load=load, phase=phase)
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=settings, workers=workers, dask=dask,
-                          progress=shown, match=match, policy=policy)
+                          progress=shown, match=match, hurst_fit=hurst_fit, policy=policy)
     saved = _save(ctx, result.runs, result.to_json(), save_to)
     drawn = []
     if plot is not None:

@@ -459,3 +459,52 @@ def test_real_log_is_json_and_deterministic(sp2, sp2_stats):
     names = list(scalar_statistics(sp2_stats))
     assert names[:3] == ["stack_depth_run", "stack_depth_req_time", "stack_depth_procs"]
     assert all(v is None or math.isfinite(v) for v in scalar_statistics(sp2_stats).values())
+
+
+# Table VII of the resampling paper, and wla's H with either fit (the
+# means fit checked against a second implementation written from its
+# definition outside the project, to four decimals).
+TABLE_VII = {
+    "LANL-CM5-1994-4.1-cln": (0.690, 0.7563, 0.7491),
+    "CTC-SP2-1996-3.1-cln": (0.617, 0.7302, 0.7066),
+    "KTH-SP2-1996-2.1-cln": (0.666, 0.7323, 0.7236),
+    "SDSC-SP2-1998-4.2-cln": (0.638, 0.7066, 0.7048),
+    "SDSC-BLUE-2000-4.1-cln": (0.778, 0.7493, 0.7587),
+    "HPC2N-2002-2.1-cln": (0.769, 0.6694, 0.7109),
+    "CEA-Curie-2011-2.1-cln": (0.710, 0.7565, 0.7686),
+}
+
+
+def _ranks(values: list[float]) -> np.ndarray:
+    return np.argsort(np.argsort(values)).astype(np.float64)
+
+
+def test_hurst_beside_table_vii(real_archive):
+    """wla's H on the logs of Table VII with each fit, and the README's
+    claim: the means fit ranks the logs more like the paper (Spearman 0.68
+    against 0.25; no ties)."""
+    got = {}
+    for name in TABLE_VII:
+        submit = log_arrays(real_archive, name)["submit"]
+        got[name] = tuple(round(hurst_rs(submit, fit=fit).H, 4) for fit in ("points", "means"))
+        assert got[name] == TABLE_VII[name][1:], name
+    paper = _ranks([v[0] for v in TABLE_VII.values()])
+    rho = [np.corrcoef(paper, _ranks([got[n][k] for n in TABLE_VII]))[0, 1] for k in (0, 1)]
+    assert round(rho[0], 4) == 0.25 and round(rho[1], 4) == 0.6786
+
+
+def test_the_means_fit_is_the_line_through_each_sizes_mean():
+    """Through each block size's mean log10 R/S, by hand from the points
+    the points fit keeps: least squares over one (log10 n, mean) per size."""
+    rng = np.random.default_rng(3)
+    submit = np.cumsum(rng.exponential(300.0, 4000))
+    h = hurst_rs(submit)
+    sizes = np.unique(h.n)
+    x = np.log10(sizes)
+    y = np.array([np.average(np.log10(h.rs[h.n == n]), weights=h.count[h.n == n]) for n in sizes])
+    slope = np.polyfit(x, y, 1)[0]
+    means = hurst_rs(submit, fit="means")
+    assert means.H == pytest.approx(slope, rel=1e-12) and means.as_dict()["fit"] == "means"
+    assert abs(means.H - h.H) > 1e-6
+    with pytest.raises(UsageError, match="Hurst fit is one of points, means"):
+        hurst_rs(submit, fit="mean")

@@ -33,10 +33,10 @@ SHOWN_PCT = (5, 95)
 SIMULATED = ("utilization", "throughput_per_hour", "wait_mean", "bounded_slowdown_mean")  # saturated runs left out
 
 
-def _statistics(jobs: Any, P: int | None, clock, match: str) -> tuple[dict, dict]:
+def _statistics(jobs: Any, P: int | None, clock, match: str, hurst_fit: str) -> tuple[dict, dict]:
     from .stats.collect import scalar_statistics, workload_statistics
 
-    stats = workload_statistics(jobs, P, clock, detail=False, match=match)
+    stats = workload_statistics(jobs, P, clock, detail=False, match=match, hurst_fit=hurst_fit)
     return scalar_statistics(stats), stats
 
 
@@ -47,6 +47,7 @@ class ValidationStudy:
     resampling: Resampling
     options: dict  # simulate()'s
     match: str = "stack"  # the stack-depth rule
+    hurst_fit: str = "points"  # the line through the pox plot
 
 
 def _row(scalars: dict, stats: dict, result) -> tuple[float, ...]:
@@ -65,7 +66,7 @@ def validation_run(study: ValidationStudy, run: int) -> tuple[float, ...]:
     """One resampled workload's statistics and metrics (a task: runs in any process)."""
     src = study.resampling.source
     r = study.resampling.resampled(run)
-    scalars, stats = _statistics(r.jobs, src.P, src.clock, study.match)
+    scalars, stats = _statistics(r.jobs, src.P, src.clock, study.match, study.hurst_fit)
     return _row(scalars, stats, simulate(r.workload(), **study.options))
 
 
@@ -120,9 +121,10 @@ def distribution(values: np.ndarray, original: float) -> dict:
 
 def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: ResampleSettings | None = None,
              workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
-             match: str = "stack", **options: Any) -> ValidationResult:
+             match: str = "stack", hurst_fit: str = "points", **options: Any) -> ValidationResult:
     """The log (run 0) and `runs` resampled workloads of it, each measured
-    (`match`: the stack-depth rule) and simulated with simulate()'s
+    (`match`: the stack-depth rule, `hurst_fit`: the line through the pox
+    plot) and simulated with simulate()'s
     `options` (EASY by default)."""
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
@@ -133,12 +135,12 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
 
     resampling = Resampling(source, replace(base, seed=seed).checked())
     options = {"policy": "easy", **options, "seed": seed}
-    study = ValidationStudy(resampling, options, match)
+    study = ValidationStudy(resampling, options, match, hurst_fit)
     from ..workload import from_frame
     from .stats.collect import scalar_statistics, workload_statistics
 
     # the log: its statistics in full (the plots draw them), and a check of every option before any process starts
-    original = workload_statistics(source.jobs, source.P, source.clock, match=match)
+    original = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
     scalars = scalar_statistics(original)
     log_run = simulate(from_frame(source.jobs, source.P, clock=source.clock, source={"log": source.name}), **options)
     columns = tuple(scalars) + HURST_LINE + tuple(name for name, _, _ in SYSTEM)
@@ -159,10 +161,11 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     return ValidationResult(settings_out, columns, values, stats, original)
 
 
-def log_statistics(source: SourceLog, match: str = "stack") -> dict:
+def log_statistics(source: SourceLog, match: str = "stack", hurst_fit: str = "points") -> dict:
     """`wla stats`: every statistic of a log (or any stored workload), and
-    the named numbers; `match` is the stack-depth rule."""
+    the named numbers; `match` is the stack-depth rule, `hurst_fit` the line
+    through the pox plot."""
     from .stats.collect import scalar_statistics, workload_statistics
 
-    stats = workload_statistics(source.jobs, source.P, source.clock, match=match)
+    stats = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
     return {"log": source.name, "statistics": stats, "scalars": scalar_statistics(stats)}

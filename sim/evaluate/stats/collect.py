@@ -45,13 +45,14 @@ def column(jobs: Any, name: str, size: int | None = None) -> np.ndarray:
 
 def workload_statistics(jobs: Any, P: int | None, clock: LogClock, *, session_gap: float = SESSION_GAP,
                         unit: float = UNIT, min_jobs: int = MIN_JOBS, detail: bool = True,
-                        match: str = "stack") -> dict:
+                        match: str = "stack", hurst_fit: str = "points") -> dict:
     """All statistics of `jobs` (a DataFrame, Columns or dict of arrays
     with the archive's column names, in any order) on a machine of P
     processors: JSON values, None where undefined, the same for the same
     jobs. Without `detail` the per-day, per-user and pox-plot lists are left
     out (no plots then): the summaries of a thousand resampled workloads,
-    small enough to keep. `match` is the stack-depth rule (locality.py)."""
+    small enough to keep. `match` is the stack-depth rule (locality.py),
+    `hurst_fit` the line through the pox plot (hurst.py)."""
     submit = column(jobs, "submit")
     order = np.argsort(submit, kind="stable")  # NaN last
     submit = submit[order]
@@ -69,12 +70,12 @@ def workload_statistics(jobs: Any, P: int | None, clock: LogClock, *, session_ga
         "unknown_submit": int((~known).sum()),
         "P": None if P is None else int(P),
         "parameters": {"session_gap": float(session_gap), "unit": float(unit), "min_jobs": int(min_jobs),
-                       "stack_match": match},
+                       "stack_match": match, "hurst_fit": hurst_fit},
         "stack_depth": {name: stack_depth(valued[name], tol, match=match).as_dict()
                         for name, tol in ATTRIBUTES.items()},
         "bins": {name: bins_locality(valued[name], submit, min_jobs=min_jobs).as_dict(detail)
                  for name in ATTRIBUTES},
-        "hurst": hurst_rs(submit, unit).as_dict(detail),
+        "hurst": hurst_rs(submit, unit, hurst_fit).as_dict(detail),
         "users": users.as_dict(detail),
         "cycles": arrival_cycles(submit, clock),
         "stability": unaccommodated(submit, run, procs, P),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from wla.archive.errors import UsageError
 
 UNIT = 600.0  # seconds per value of the series
 FACTOR = 1.2  # successive block sizes
@@ -19,6 +20,11 @@ FACTOR = 1.2  # successive block sizes
 # possible one: every size up to N/2 has at least this many points, and the
 # largest sizes do not outweigh the smaller ones in the fit.
 MIN_BLOCKS = 10
+# The line through the pox plot: through every block's point (the plot as
+# drawn; short blocks, being many, weigh most), or through the mean log R/S
+# of each block size (every time scale weighs the same, as in nolds'
+# hurst_rs and Mandelbrot and Wallis's averaged R/S).
+FITS = ("points", "means")
 
 
 @dataclass(frozen=True)
@@ -34,11 +40,12 @@ class Hurst:
     count: np.ndarray
     unit: float
     length: int  # values in the series
+    fit: str = "points"
 
     def as_dict(self, detail: bool = True) -> dict:
         """With `detail`, the points too (what the pox plot is drawn of)."""
         out = {"H": self.H, "intercept": self.intercept, "unit": self.unit, "length": self.length,
-               "sizes": np.unique(self.n).tolist()}
+               "fit": self.fit, "sizes": np.unique(self.n).tolist()}
         if detail:
             out["points"] = {"n": self.n.tolist(), "rs": self.rs.tolist(), "count": self.count.tolist()}
         return out
@@ -98,9 +105,11 @@ def rescaled_ranges(rows: np.ndarray) -> np.ndarray:
     return r[keep] / s[keep]
 
 
-def hurst_rs(submit: np.ndarray, unit: float = UNIT) -> Hurst:
+def hurst_rs(submit: np.ndarray, unit: float = UNIT, fit: str = "points") -> Hurst:
     """H of the arrivals: the least-squares slope through every block's
-    (log10 n, log10 R/S)."""
+    (log10 n, log10 R/S), or through each size's mean (see FITS)."""
+    if fit not in FITS:
+        raise UsageError(f"the Hurst fit is one of {', '.join(FITS)}, not {fit!r}")
     x = arrival_series(submit, unit)
     smallest = smallest_size(x)
     sizes = block_sizes(len(x), smallest) if smallest is not None else np.zeros(0, dtype=np.int64)
@@ -109,17 +118,22 @@ def hurst_rs(submit: np.ndarray, unit: float = UNIT) -> Hurst:
         rs = rescaled_ranges(blocks(x, int(n)))
         if len(rs) == 0:
             continue
-        logn.append(np.full(len(rs), np.log10(n)))
-        logrs.append(np.log10(rs))
+        if fit == "points":
+            logn.append(np.full(len(rs), np.log10(n)))
+            logrs.append(np.log10(rs))
+        else:
+            logn.append(np.array([np.log10(n)]))
+            logrs.append(np.array([np.log10(rs).mean()]))
         distinct, count = np.unique(rs, return_counts=True)
         ns.append(np.full(len(distinct), n, dtype=np.int64))
         rss.append(distinct)
         counts.append(count)
     if len(ns) < 2:
         empty = np.zeros(0, dtype=np.float64)
-        return Hurst(None, None, np.zeros(0, dtype=np.int64), empty, np.zeros(0, dtype=np.int64), unit, len(x))
+        return Hurst(None, None, np.zeros(0, dtype=np.int64), empty, np.zeros(0, dtype=np.int64), unit, len(x), fit)
     lx, ly = np.concatenate(logn), np.concatenate(logrs)
     dx = lx - lx.mean()
     slope = float(np.dot(dx, ly - ly.mean()) / np.dot(dx, dx))
     intercept = float(ly.mean() - slope * lx.mean())
-    return Hurst(slope, intercept, np.concatenate(ns), np.concatenate(rss), np.concatenate(counts), unit, len(x))
+    return Hurst(slope, intercept, np.concatenate(ns), np.concatenate(rss), np.concatenate(counts), unit, len(x),
+                 fit)
