@@ -327,8 +327,9 @@ def simulation(summary: dict) -> str:
         stats = m[key]
         lines.append(f"{label:18}" + "".join(f"{_number(stats[k]):>12}" for k in ("mean", "median", "p95")))
     lines.append("")
-    util = "-" if m["utilization"] is None else f"{m['utilization']:.1%}"
-    lines.append(f"utilization {util}   throughput {_number(m['throughput_per_hour'])} jobs/hour   "
+    util, used = (("-" if m[k] is None else f"{m[k]:.1%}") for k in ("utilization", "utilization_measured"))
+    lines.append(f"utilization {util} of the machine, {used} by the jobs not excluded")
+    lines.append(f"throughput {_number(m['throughput_per_hour'])} jobs/hour (not excluded)   "
                  f"makespan {_number(m['makespan'])} s")
     lines.append(saturation_line(m["saturation"]))
     shown = ("tau", "warmup", "stop_at_last_arrival", "exclude", "load_factor", "seed", "ties", "passes")
@@ -356,6 +357,24 @@ def _pct_text(value: float | None, signed: bool = False) -> str:
     return f"{value:+.1f}%" if signed else f"{value:.1f}%"
 
 
+CUT_NOTE = ("*: the interval reached the metric's range (wait, response, throughput >= 0; bounded "
+            "slowdown >= 1; utilization 0 to 1) and is cut there; too few runs to bound the mean on that side")
+
+
+def _interval(m: dict) -> str:
+    """A summary's interval, a star beside a side cut at the metric's range."""
+    if m["ci_low"] is None:
+        return "-"
+    cut = m.get("ci_cut") or ""
+    low = _g(m["ci_low"]) + ("*" if cut in ("low", "both") else "")
+    high = _g(m["ci_high"]) + ("*" if cut in ("high", "both") else "")
+    return f"{low} to {high}"
+
+
+def _any_cut(ms) -> list[str]:
+    return [CUT_NOTE] if any(m.get("ci_cut") for m in ms) else []
+
+
 def shaking(summary: dict) -> str:
     """What ran, how it was shaken, and per metric the original against the shaken runs."""
     s, source, sh = summary["settings"], summary["source"], summary["settings"]["shaking"]
@@ -368,7 +387,7 @@ def shaking(summary: dict) -> str:
             f"{'span p5-p95 (% of O)':>23}{'distance':>10}{'within 1%':>11}")
     lines.append(head)
     for name, m in summary["summaries"].items():
-        ci = "-" if m["ci_low"] is None else f"{_g(m['ci_low'])} to {_g(m['ci_high'])}"
+        ci = _interval(m)
         span = "-" if m["span_low_pct"] is None else \
             f"{_pct_text(m['span_low_pct'])} to {_pct_text(m['span_high_pct'])}"
         near = "-" if m["concentration"] is None else f"{m['concentration']:.0%}"
@@ -378,6 +397,7 @@ def shaking(summary: dict) -> str:
     if summary["saturated"]["original"]:
         lines.append("the original run saturated: its metrics describe the log's length, not the policy")
     lines.append("distance: (shaken mean - original) / original; within 1%: share of runs within 1% of the original")
+    lines += _any_cut(summary["summaries"].values())
     return "\n".join(lines)
 
 
@@ -405,7 +425,7 @@ def sweep(summary: dict, metric: str) -> str:
                  + ("" if rs is None else f"{'saturated':>11}{'utilization':>13}"))
     for pt in summary["points"]:
         m = pt["metrics"][metric]
-        ci = "-" if m["ci_low"] is None else f"{_g(m['ci_low'])} to {_g(m['ci_high'])}"
+        ci = _interval(m)
         line = ("".join(f"{str(pt[n]):<{width}}" for n in names)
                 + f"{_g(m['original']):>12}{_g(m['mean']):>13}{ci:>27}{_pct_text(m['distance_pct'], True):>10}")
         if rs is not None:
@@ -415,6 +435,8 @@ def sweep(summary: dict, metric: str) -> str:
     if rs is not None:
         lines += ["", "saturated: the share of runs whose machine saturated, left out of the mean; "
                   "utilization: mean of the others"]
+    cut = _any_cut(pt["metrics"][metric] for pt in summary["points"])
+    lines += ([""] if cut and rs is None else []) + cut
     return "\n".join(lines)
 
 
@@ -433,13 +455,14 @@ def comparison(summary: dict) -> str:
                  f" {'B - A (95% CI)':>35}{'wrong':>8}  verdict")
     for name, m in summary["metrics"].items():
         d = m["difference"]
-        ci = "-" if d["ci_low"] is None else f"{_g(d['mean'])} ({_g(d['ci_low'])} to {_g(d['ci_high'])})"
+        ci = "-" if d["ci_low"] is None else f"{_g(d['mean'])} ({_interval(d)})"
         wrong = "-" if d["wrong_conclusion"] is None else f"{d['wrong_conclusion']:.0%}"
         short = "survives" if d["survives"] else d["verdict"].split(":")[0]
         lines.append(f"{name:24}{_g(m['a']['original']):>11}{_g(m['b']['original']):>11}{_g(m['a']['mean']):>11}"
                      f"{_g(m['b']['mean']):>11} {ci:>35}{wrong:>8}  {short}")
     lines += ["", "B - A: the mean paired difference over the shaken runs; wrong: the share of shaken runs whose "
               "difference has the other sign", "survives: the interval excludes 0 and has the single runs' sign"]
+    lines += _any_cut(m["difference"] for m in summary["metrics"].values())
     return "\n".join(lines)
 
 
@@ -508,8 +531,10 @@ def statistics(data: dict) -> str:
     """A log's statistics: its named numbers, and its arrival cycles."""
     st = data["statistics"]
     match = st["parameters"].get("stack_match", "stack")
+    fit = st["parameters"].get("hurst_fit", "points")
     lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else "")
-             + (f"; stack depths matched by {match}" if match != "stack" else ""), ""]
+             + (f"; stack depths matched by {match}" if match != "stack" else "")
+             + (f"; Hurst line through the block sizes' {fit}" if fit != "points" else ""), ""]
     width = max(len(k) for k in data["scalars"]) + 2
     for name, value in data["scalars"].items():
         lines.append(f"{name:<{width}}{_g(value):>14}")

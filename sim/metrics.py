@@ -7,7 +7,10 @@ Measurement hygiene of simulation.md, each an option recorded in results:
   competition, so they are not measured, and utilization and throughput are
   taken over [first arrival, last arrival]; without it, over [first
   arrival, last end];
-- jobs an exclusion predicate picks are simulated but not measured.
+- jobs an exclusion predicate picks, and a resampled workload's
+  rare-behavior jobs, are simulated but not measured, and left out of
+  throughput and of the measured jobs' utilization too (the resampling
+  paper, section 6.4); the machine's utilization counts every job.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ class Measured:
     after_last_arrival: int  # jobs left out for ending after the last arrival
     excluded: int  # jobs left out by the predicate (and by nothing before)
     interval: tuple[float, float]
+    kept: np.ndarray  # jobs neither a predicate nor rare behavior leaves out (warm-up and late ones in)
 
 
 def measured(submit: np.ndarray, end: np.ndarray, order: np.ndarray, excluded: np.ndarray,
@@ -51,7 +55,7 @@ def measured(submit: np.ndarray, end: np.ndarray, order: np.ndarray, excluded: n
     skip = int(np.floor(warmup * n))
     mask[order[:skip]] = False
     if n == 0:
-        return Measured(mask, 0, 0, 0, (0.0, 0.0))
+        return Measured(mask, 0, 0, 0, (0.0, 0.0), ~excluded)
     first, last = float(submit.min()), float(submit.max())
     late = np.zeros(n, dtype=bool)
     if stop_at_last_arrival:
@@ -62,7 +66,7 @@ def measured(submit: np.ndarray, end: np.ndarray, order: np.ndarray, excluded: n
         interval = (first, float(end.max()))
     dropped = mask & excluded
     mask &= ~excluded
-    return Measured(mask, skip, int(late.sum()), int(dropped.sum()), interval)
+    return Measured(mask, skip, int(late.sum()), int(dropped.sum()), interval, ~excluded)
 
 
 def _stats(values: np.ndarray) -> dict:
@@ -75,20 +79,22 @@ def _stats(values: np.ndarray) -> dict:
 def summarize(metrics: JobMetrics, measure: Measured, start: np.ndarray, end: np.ndarray,
               procs: np.ndarray, submit: np.ndarray, P: int) -> dict:
     """Means, medians and 95th percentiles (linear interpolation) over the
-    measured jobs; utilization, throughput and makespan over all simulated
-    jobs, the first two within the measured interval."""
-    m = measure.mask
+    measured jobs; within the measured interval, the machine's utilization
+    (every simulated job), and the utilization and throughput of the jobs
+    not left out; makespan over every simulated job."""
+    m, kept = measure.mask, measure.kept
     t0, t1 = measure.interval
     span = t1 - t0
-    overlap = np.clip(np.minimum(end, t1) - np.maximum(start, t0), 0, None)
-    busy = float((overlap * procs).sum())
-    done = int(((end >= t0) & (end <= t1)).sum())
+    work = np.clip(np.minimum(end, t1) - np.maximum(start, t0), 0, None) * procs
+    done = int(((end >= t0) & (end <= t1) & kept).sum())
     return {
         "wait": _stats(metrics.wait[m]),
         "response": _stats(metrics.response[m]),
         "bounded_slowdown": _stats(metrics.bounded_slowdown[m]),
-        "utilization": busy / (P * span) if span > 0 else None,
+        "utilization": float(work.sum()) / (P * span) if span > 0 else None,
+        "utilization_measured": float(work[kept].sum()) / (P * span) if span > 0 else None,
         "throughput_per_hour": done / span * HOUR if span > 0 else None,
         "makespan": float(end.max() - submit.min()) if len(end) else None,
+        "measured_jobs": int(m.sum()),
         "interval": [t0, t1],
     }

@@ -96,7 +96,7 @@ def simulate(workload, policy: str = "easy", estimate: str = "user", overrun: st
         "not_simulated": {r: w.not_simulated.get(r, 0) for r in REASONS},
         "measured": int(measure.mask.sum()),
         "not_measured": {"warm-up": measure.warmup, "ended after the last arrival": measure.after_last_arrival,
-                         "excluded by predicate": measure.excluded},
+                         "excluded (predicate or rare behavior)": measure.excluded},
         # conservative: reservations moved later, which only an estimate that grows can do
         "reservations_delayed": sched.delayed,
     }

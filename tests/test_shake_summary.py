@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.sim import from_frame, simulate
-from wla.sim.evaluate.summary import METRIC_NAMES, RUN_COLUMNS, metric_values, summarize, t_quantile
+from wla.sim.evaluate.summary import METRIC_NAMES, RANGES, RUN_COLUMNS, metric_values, summarize, t_quantile
 
 # Student's t, 97.5th percentile, solved to 50 digits from the closed-form
 # CDFs (tables give 3.182446305284263, within 2e-13 of it)
@@ -122,8 +122,10 @@ METRICS = {
     "response": {"mean": 4.0, "median": 40.0, "p95": 41.0},
     "bounded_slowdown": {"mean": 5.0, "median": 6.0, "p95": None},
     "utilization": 0.75,
+    "utilization_measured": 0.5,
     "throughput_per_hour": None,
     "makespan": 8.0,
+    "measured_jobs": 7,
     "interval": [0.0, 1.0],
     "saturation": {"saturated": True, "slope": 2.5, "weeks": 9},
 }
@@ -134,10 +136,10 @@ def test_metric_values_reads_a_metrics_dict():
     the run saturated and its slope); None becomes NaN."""
     assert METRIC_NAMES == ("wait_mean", "wait_median", "wait_p95", "response_mean", "bounded_slowdown_mean",
                             "bounded_slowdown_median", "bounded_slowdown_p95", "utilization",
-                            "throughput_per_hour", "makespan")
+                            "utilization_measured", "throughput_per_hour", "makespan", "measured_jobs")
     assert RUN_COLUMNS == METRIC_NAMES + ("saturated", "saturation_slope")
     got = metric_values(METRICS)
-    want = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, math.nan, 0.75, math.nan, 8.0, 1.0, 2.5)
+    want = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, math.nan, 0.75, 0.5, math.nan, 8.0, 7.0, 1.0, 2.5)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert (math.isnan(g) and math.isnan(w)) or g == w
@@ -153,9 +155,40 @@ def test_metric_values_of_a_simulation():
     got = metric_values(simulate(w, warmup=0, stop_at_last_arrival=False).metrics)
     # waits 0, 90; responses 100, 140; bounded slowdowns 1, 2.8; busy all of [0, 150]; 2 jobs in 150 s
     # one week from the first arrival to the last: too short to tell, not saturated, no slope
-    want = (45.0, 45.0, 85.5, 120.0, 1.9, 1.9, 1 + 0.95 * 1.8, 1.0, 2 / 150 * 3600, 150.0, 0.0)
-    assert got[:11] == pytest.approx(want, rel=REL) and math.isnan(got[11])
+    want = (45.0, 45.0, 85.5, 120.0, 1.9, 1.9, 1 + 0.95 * 1.8, 1.0, 1.0, 2 / 150 * 3600, 150.0, 2.0, 0.0)
+    assert got[:13] == pytest.approx(want, rel=REL) and math.isnan(got[13])
     got = metric_values(simulate(w).metrics)
     assert all(math.isnan(x) for x in got[:7])
     # measured until the last arrival, [0, 10]: the processor busy throughout, no job ending in it
-    assert got[7:11] == (1.0, 0.0, 150.0, 0.0)
+    assert got[7:13] == (1.0, 1.0, 0.0, 150.0, 0.0, 0.0)
+
+
+def test_an_interval_past_the_range_is_cut_there():
+    """Waits 0, 0 and 1000: mean 1000/3, std sqrt(1000^2/3) = 577.35, half
+    width t_{0.975,2} = 4.302652729749464 x 577.35 / sqrt(3) = 1434.2, so
+    the t-interval runs from -1100.9: a mean wait is never below 0, and the
+    interval is cut there, its high side kept."""
+    t2 = 4.302652729749464
+    half = t2 * math.sqrt(1000.0**2 / 3) / math.sqrt(3)
+    s = summarize(np.array([0.0, 0.0, 1000.0]), 10.0, RANGES["wait_mean"])
+    assert s["ci_low"] == 0.0 and s["ci_high"] == approx(1000 / 3 + half) and s["ci_cut"] == "low"
+    uncut = summarize(np.array([0.0, 0.0, 1000.0]), 10.0)
+    assert uncut["ci_low"] == approx(1000 / 3 - half) and uncut["ci_cut"] is None
+
+
+def test_bounded_slowdown_is_cut_at_one_and_utilization_at_both_ends():
+    """Bounded slowdowns 1, 1, 4: mean 2, std sqrt(3), half 4.3027 x sqrt(3) /
+    sqrt(3) = 4.3027, low -2.3 cut to 1. Utilizations 0.02 and 0.98 (one
+    degree of freedom, half 12.706 x 0.6788 / sqrt(2) = 6.1): both sides cut."""
+    s = summarize(np.array([1.0, 1.0, 4.0]), 1.0, RANGES["bounded_slowdown_mean"])
+    assert (s["ci_low"], s["ci_cut"]) == (1.0, "low") and s["ci_high"] == approx(2 + 4.302652729749464)
+    u = summarize(np.array([0.02, 0.98]), 0.5, RANGES["utilization"])
+    assert (u["ci_low"], u["ci_high"], u["ci_cut"]) == (0.0, 1.0, "both")
+    inside = summarize(np.array([9.0, 10.0, 11.0, 12.0]), 10.0, RANGES["wait_mean"])
+    assert inside["ci_cut"] is None and inside["ci_low"] == approx(10.5 - T_975_3 * math.sqrt(5 / 3) / 2)
+
+
+def test_every_study_metric_has_its_range():
+    """A new metric cannot be summarized without saying where its values lie."""
+    assert set(RANGES) == set(METRIC_NAMES)
+    assert all(lo < hi for lo, hi in RANGES.values())

@@ -97,7 +97,8 @@ def test_simulate_prints_what_ran_what_was_left_out_and_the_metrics(archive_file
     for label in ("wait (s)", "response (s)", "bounded slowdown"):
         row = [line for line in lines if line.startswith(label)]
         assert len(row) == 1 and len(row[0].split()) == len(label.split()) + 3, label
-    assert any(line.startswith("utilization ") and "makespan" in line for line in lines)
+    assert any(line.startswith("utilization ") and "of the machine" in line for line in lines)
+    assert any(line.startswith("throughput ") and "makespan" in line for line in lines)
     assert any(line.startswith("settings: ") and "warmup=0.01" in line for line in lines)
     assert out.stderr == ""
 
@@ -116,7 +117,7 @@ def test_simulate_json_equals_the_python_api(archive_file):
     assert got["counts"]["jobs"] == jobs
     assert got["counts"]["not_simulated"] == left
     assert got["counts"]["simulated"] == jobs - sum(left.values())
-    assert got["counts"]["not_measured"]["excluded by predicate"] > 0
+    assert got["counts"]["not_measured"]["excluded (predicate or rare behavior)"] > 0
     assert got["settings"]["policy"] == "fcfs" and got["settings"]["exclude"] == "user=24"
     assert got["source"] == {"log": LOG, "procs_from": "MaxProcs"}
 

@@ -25,7 +25,17 @@ from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
 from .shake import Shaking
-from .summary import METRIC_NAMES, RUN_COLUMNS, SATURATED, metric_values, saturated_note, summarize, t_quantile
+from .summary import (
+    METRIC_NAMES,
+    RANGES,
+    RUN_COLUMNS,
+    SATURATED,
+    difference_range,
+    metric_values,
+    saturated_note,
+    summarize,
+    t_interval,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,12 +104,13 @@ class CompareResult:
         return json.dumps(self.summary(), indent=2)
 
 
-def verdict(single: float, diffs: np.ndarray) -> dict:
-    """The paired difference's summary and what it says."""
+def verdict(single: float, diffs: np.ndarray, bounds: tuple[float, float] = (-math.inf, math.inf)) -> dict:
+    """The paired difference's summary and what it says; `bounds`: where a
+    difference can lie (summary.difference_range)."""
     d = diffs[~np.isnan(diffs)]
     n = len(d)
     out: dict = {"single": None if math.isnan(single) else single, "mean": None, "ci_low": None, "ci_high": None,
-                 "survives": False, "wrong_conclusion": None, "verdict": "no shaken runs"}
+                 "ci_cut": None, "survives": False, "wrong_conclusion": None, "verdict": "no shaken runs"}
     if n == 0:
         return out
     mean = float(d.mean())
@@ -109,9 +120,8 @@ def verdict(single: float, diffs: np.ndarray) -> dict:
     if n < 2:
         out["verdict"] = "one shaken run: no interval"
         return out
-    half = t_quantile(n - 1) * float(d.std(ddof=1)) / math.sqrt(n)
-    lo, hi = mean - half, mean + half
-    out.update(ci_low=lo, ci_high=hi)
+    lo, hi, cut = t_interval(d, bounds)
+    out.update(ci_low=lo, ci_high=hi, ci_cut=cut)
     excludes_zero = lo > 0 or hi < 0
     same_sign = not math.isnan(single) and np.sign(single) == sign
     out["survives"] = bool(excludes_zero and same_sign)
@@ -184,8 +194,9 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
     kept = (values[0, 1:, SATURATED] != 1) & (values[1, 1:, SATURATED] != 1)  # pairs where neither saturated
     for k, name in enumerate(METRIC_NAMES):
         va, vb = values[0, :, k], values[1, :, k]
-        metrics[name] = {"a": summarize(va[1:][kept], float(va[0])), "b": summarize(vb[1:][kept], float(vb[0])),
-                         "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept])}
+        metrics[name] = {"a": summarize(va[1:][kept], float(va[0]), RANGES[name]),
+                         "b": summarize(vb[1:][kept], float(vb[0]), RANGES[name]),
+                         "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept], difference_range(name))}
     sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.options} for c in confs]
     settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
     return CompareResult(settings=settings, configurations=sides, metrics=metrics, values=values)

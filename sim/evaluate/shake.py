@@ -19,6 +19,7 @@ from .executors import fill_runs
 from .perturb import RULES, check_shaking, perturb, run_rng
 from .summary import (
     METRIC_NAMES,
+    RANGES,
     RUN_COLUMNS,
     SATURATED,
     metric_values,
@@ -164,4 +165,4 @@ def summaries(values: np.ndarray) -> dict:
     """Per metric, the shaken runs (rows 1..) that did not saturate against
     the original (row 0)."""
     kept = unsaturated(values[1:])
-    return {name: summarize(kept[:, k], float(values[0, k])) for k, name in enumerate(METRIC_NAMES)}
+    return {name: summarize(kept[:, k], float(values[0, k]), RANGES[name]) for k, name in enumerate(METRIC_NAMES)}

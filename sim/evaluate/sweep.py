@@ -23,7 +23,7 @@ from .grid import PARAMETERS, RESAMPLE_PARAMETERS, options_at, points
 from .journal import Journal
 from .resample.study import Resampling, run_seed
 from .shake import Shaking
-from .summary import METRIC_NAMES, RUN_COLUMNS, SATURATED, metric_values, summarize, unsaturated
+from .summary import METRIC_NAMES, RANGES, RUN_COLUMNS, SATURATED, metric_values, summarize, unsaturated
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -225,6 +225,6 @@ def _summaries(table: pd.DataFrame, grid_points: list[dict]) -> list[dict]:
         kept = unsaturated(block[1:])
         out.append({"point": p, **point,
                     "saturated": {"single": bool(block[0, SATURATED] == 1), "runs": len(block) - 1 - len(kept)},
-                    "metrics": {name: summarize(kept[:, k], float(block[0, k]))
+                    "metrics": {name: summarize(kept[:, k], float(block[0, k]), RANGES[name])
                                 for k, name in enumerate(METRIC_NAMES)}})
     return out
