@@ -107,8 +107,9 @@ def test_the_command_writes_the_same_bytes_again_and_only_what_it_names(made, tm
     figures = [f"figures/{one}-{k}.png" for k in ("cycles", "distributions", "flurries", "utilization")]
     assert sorted(p for p in kept if p.startswith(("logs/", "versions/", "figures/", "data/", "files/"))) == \
         figures + [f"logs/{one}.html"]
-    assert {p: h for p, h in kept.items() if p != "index.html"} == \
-        {p: h for p, h in digest(made.site).items() if p in kept and p != "index.html"}
+    assert {p: h for p, h in kept.items() if p not in ("index.html", ".wla-site")} == \
+        {p: h for p, h in digest(made.site).items() if p in kept and p not in ("index.html", ".wla-site")}
+    assert (again / ".wla-site").read_text().splitlines()[1:] == sorted(p for p in kept if p != ".wla-site")
 
 
 def test_the_index_is_the_catalog_of_wla_ls(made):

@@ -4,24 +4,25 @@ every link. The same archive gives the same files, byte for byte: nothing
 depends on the clock or on the order of a dict or set, the figures are
 written without a time stamp, gzip without a name or time.
 
-A folder is written only if it is new, empty, or a site wla wrote before
-(it holds MARKER); files of that earlier site that this one does not write
-are removed, so the folder holds exactly the site."""
+The site is made in a folder of its own and checked there, then put into
+the output folder by folder.py: only if that is new, empty, or a site wla
+wrote before, changing nothing but the files that site listed."""
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import UsageError, WlaError
+from ..errors import WlaError
 from ..progress import Progress, tell
 from ..resolve import resolve
 from ..store.file import Archive
 from ..store.listing import listing
+from .folder import opened
 from .paths import INDEX, STATIC, Layout, stems
 
-MARKER = ".wla-site"
 STATIC_SOURCE = Path(__file__).resolve().parent / "static"
 
 
@@ -92,26 +93,6 @@ def _no_jobs(name: str) -> dict:
     return {"name": name, "jobs": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(USAGE)}
 
 
-def _prepare(root: Path) -> None:
-    if root.exists() and not root.is_dir():
-        raise UsageError(f"{root}: not a folder")
-    if root.is_dir() and any(root.iterdir()) and not (root / MARKER).is_file():
-        raise UsageError(f"{root}: the folder holds files and no site wla wrote; give a new or empty folder")
-    root.mkdir(parents=True, exist_ok=True)
-    (root / MARKER).write_text("A site written by `wla site`; wla rewrites this folder whole.\n")
-
-
-def _remove_stale(root: Path, written: dict[str, int]) -> None:
-    """Files of an earlier build that this one did not write, and the folders they leave empty."""
-    for path in sorted(root.rglob("*"), reverse=True):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() or path.is_symlink():
-            if rel not in written and rel != MARKER:
-                path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-
-
 class _Writer:
     def __init__(self, root: Path, result: SiteResult):
         self.root, self.result = root, result
@@ -159,22 +140,37 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
                progress: Progress | None = None) -> SiteResult:
     """Write the catalog site of `archive` (or of the `logs` named, with the
     logs their pages link to) into `out_dir`; return what was written."""
-    import wla
-
-    from ..analysis.jobs import log_jobs
-    from ..analysis.quality import quality
-    from ..plain import plain, records
-    from .catalog_page import NUMERIC, catalog_rows
-    from .figures import KINDS, draw_figures
+    from ..plain import plain
     from .links import check_links
-    from .log_page import log_page
-    from .render import render
 
     root = Path(out_dir)
     listed = listing(archive)
     rows = [{c: plain(v) for c, v in r.items()} for r in listed.to_dict()] + _unlisted(archive, listed)
     names = chosen_logs(rows, archive, logs)
-    _prepare(root)
+    opened(root).close()  # refused before the work, not after it
+    with tempfile.TemporaryDirectory(prefix="wla-site-") as staging:
+        result = _make(archive, Path(staging), names, rows, listed, progress)
+        result.out_dir = str(root)
+        broken = check_links(staging)
+        if broken:
+            raise WlaError(f"{root}: the site has {len(broken)} broken links, the first {broken[0]}")
+        with opened(root) as folder:
+            folder.install(Path(staging), list(result.written))
+    return result
+
+
+def _make(archive: Archive, root: Path, names: list[str], rows: list[dict], listed, progress) -> SiteResult:
+    """The site of `names`, written into `root`, a new folder of its own."""
+    import wla
+
+    from ..analysis.jobs import log_jobs
+    from ..analysis.quality import quality
+    from ..plain import records
+    from .catalog_page import NUMERIC, catalog_rows
+    from .figures import KINDS, draw_figures
+    from .log_page import log_page
+    from .render import render
+
     result = SiteResult(str(root))
     out = _Writer(root, result)
     layout = Layout(stems(names))
@@ -214,8 +210,4 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
                            originals=result.logs, versions=result.versions, jobs=jobs_total,
                            wla_version=wla.__version__))
     tell(progress, len(names), len(names), "")
-    _remove_stale(root, result.written)
-    broken = check_links(root)
-    if broken:
-        raise WlaError(f"{root}: the site has {len(broken)} broken links, the first {broken[0]}")
     return result
