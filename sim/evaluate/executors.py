@@ -6,6 +6,8 @@ worker once, not with every task; at most a few tasks per worker are in
 flight, so memory stays flat however many runs there are. The order of
 completion varies; what a task returns depends on (shared, item) alone, so
 callers that key results by item get the same answer from any executor.
+A pool's workers end with the process that started them, even one killed
+with kill -9, which cannot shut its pool down.
 """
 from __future__ import annotations
 
@@ -52,11 +54,47 @@ class Executor:
 
 
 _SHARED: Any = None  # in a pool's worker: what every task of the study shares
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL = 1.0  # seconds between a worker's looks at its parent, where the kernel cannot tell it
 
 
-def _keep(shared: Any) -> None:
+def _keep(shared: Any, parent: int) -> None:
+    """A pool worker's start: keep what the tasks share, and end with the
+    process that started it. A parent killed with kill -9 cannot shut its
+    pool down, and its workers, each holding a workload, would stay."""
     global _SHARED
     _SHARED = shared
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """On Linux the kernel kills this process when its parent ends (strictly,
+    the thread that forked it: the one iterating `LocalPool.results`, which
+    outlives the pool); and everywhere a thread ends it once its parent has
+    changed (an orphan is handed to another process)."""
+    import signal
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the thread below still ends it
+            pass
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _call(task: Task, item: Any) -> tuple[Any, Any]:
@@ -84,7 +122,7 @@ class LocalPool(Executor):
         # already loaded; elsewhere they import it
         method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
         pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context(method), initializer=_keep,
-                                   initargs=(shared,))
+                                   initargs=(shared, os.getpid()))
         try:
             pending: set = set()
             for item in items:
