@@ -20,6 +20,11 @@ def pull_cmd(
     every: bool = options.PullAll,
     url: Optional[str] = options.PullUrl,
     directory: Optional[Path] = options.PullDir,
+    deadline: float = options.PullDeadline,
+    min_rate: float = options.PullMinRate,
+    rate_window: float = options.PullRateWindow,
+    read_timeout: float = options.PullReadTimeout,
+    max_size: int = options.PullMaxSize,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -29,7 +34,9 @@ def pull_cmd(
     where = context(archive).path
     with progress.display("pull", "KiB", quiet=as_json, rate=True) as shown:
         results = pull(where, names or [], all=every, base_url=url, directory=directory,
-                       progress=lambda done, total, log: shown(done // KIB, total // KIB, log))
+                       progress=lambda done, total, log: shown(done // KIB, total // KIB, log),
+                       deadline=deadline, min_rate=min_rate, rate_window=rate_window, read_timeout=read_timeout,
+                       max_size=max_size)
     failed = False
     for r in results:
         if r.error is not None or (r.ingest is not None and r.ingest.status == "failed"):
@@ -41,8 +48,9 @@ def pull_cmd(
 
 
 def pulled(results: list, folder: Path) -> str:
-    """One line per log (what came of its file, then of its ingest), then the counts."""
-    lines = [_line(r) for r in results if r.error is None]
+    """One line per log (what came of its file, then of its ingest), then the
+    counts; a log skipped (its host answered nothing) is only counted."""
+    lines = [_line(r) for r in results if r.error is None and r.status != "skipped"]
     counts = Counter(r.status for r in results)
     ingested = Counter(r.ingest.status for r in results if r.ingest is not None)
     total = f"{len(results)} log{'s' if len(results) != 1 else ''} in {folder}: "

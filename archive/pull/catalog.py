@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
-from ..errors import UsageError, WlaError
+from ..errors import UsageError, WlaError, visible
 from ..names import check_log_name
 from ..swf.reader import log_name
 
@@ -110,10 +110,28 @@ def _entry(where: str, i: int, raw: object) -> Entry:
 
 def check_base_url(url: str) -> str:
     """An http(s) URL ending in '/', so that an entry's path goes below it."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"base URL {url!r} is not an http:// or https:// address")
+    problem = url_problem(url)
+    if problem is not None:
+        raise UsageError(f"base URL '{visible(url)}' is not {problem}")
     return url if url.endswith("/") else url + "/"
+
+
+def url_problem(url: str) -> str | None:
+    """What keeps `url` from being an http(s) address wla may ask (None:
+    nothing): the base URL and every redirect are held to it."""
+    if not url.isprintable() or any(c.isspace() for c in url):
+        return "an address: it holds a space or a control character"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (a port that is not a number, or out of range, raises here)
+        host = parts.hostname
+        if host is not None:
+            host.encode("idna")
+    except ValueError as e:  # UnicodeError too: a host name IDNA cannot encode
+        return f"an address ({e})"
+    if parts.scheme not in ("http", "https") or not host:
+        return "an http:// or https:// address"
+    return None
 
 
 def choose_base_url(catalog: Catalog, given: str | None = None) -> str:
