@@ -102,6 +102,11 @@ class RecipeError(WlaError):
     """A recipe that cannot be built as written."""
 
 
+class Unreachable(WlaError):
+    """A host that answered none of a download's requests (no connection, or
+    nothing within the time allowed): `pull` skips its other downloads."""
+
+
 class LineError(ValueError):
     """A job line that is not 18 numbers the archive can keep exactly; the
     reader turns it into a rejected line or an InputError naming the file."""

@@ -89,3 +89,11 @@ def split_name(name: str) -> tuple[str, str | None]:
 def full_name(log: str, version: str | None) -> str:
     """The name the archive keeps a log or version under: LOG, or LOG@VERSION."""
     return log if version is None else f"{log}@{version}"
+
+
+def for_shell(name: str) -> str:
+    """A name as one shell word, for a command a user copies and pastes: a
+    name may hold ';', '$(...)' or spaces, which must paste as the name."""
+    import shlex
+
+    return shlex.quote(name)

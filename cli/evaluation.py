@@ -12,16 +12,23 @@ from .app import app, context
 from .present import show, warn
 
 
-def _save(ctx, frame, summary: str, target: Optional[str]) -> Optional[str]:
+def _save(ctx, frame, summary: str, target: Optional[str], force: bool = False) -> Optional[str]:
     """--save: a Parquet file, or a table of the archive (opened to write only now)."""
     if target is None:
         return None
     from wla.sim.save import save_frame
 
     if target.endswith(".parquet"):
-        return save_frame(frame, summary, target)
+        return save_frame(frame, summary, target, force=force)
     with ctx.writing() as a:
         return save_frame(frame, summary, target, a)
+
+
+def _check_save(target: Optional[str], force: bool) -> None:
+    """Before the study runs: a --save file it may not replace is refused now, not after."""
+    from wla.sim.save import check_target
+
+    check_target(target, force)
 
 
 @app.command("shake")
@@ -51,6 +58,7 @@ def shake_cmd(
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     save_to: Optional[str] = options.ShakeSave,
+    force: bool = options.Force,
     plot: Optional[Path] = options.ShakePlot,
     metric: str = options.Metric,
     run: Optional[int] = options.RunIndex,
@@ -65,6 +73,7 @@ def shake_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to shake, or --query SQL")
+    _check_save(save_to, force)
     if (run is None) != (save_workload is None):
         raise UsageError("--run and --save-workload go together: the run whose workload to write, and where")
     rel = None if absolute else relative
@@ -87,7 +96,7 @@ def shake_cmd(
                        estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
                        stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, ties=ties,
                        passes=passes, check=check)
-    saved = _save(ctx, result.runs, result.to_json(), save_to)
+    saved = _save(ctx, result.runs, result.to_json(), save_to, force)
     if plot is not None:
         from wla.sim.evaluate.shake_plot import plot_shake
 
@@ -146,6 +155,7 @@ def sweep_cmd(
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     save_to: Optional[str] = options.SweepSave,
+    force: bool = options.Force,
     resume: bool = options.Resume,
     plot: Optional[str] = options.SweepPlot,
     plot_to: Optional[Path] = options.SweepPlotTo,
@@ -177,8 +187,12 @@ def sweep_cmd(
 
         from_file, grids = read_config(config)
         given = _layered(ctx, given, from_file)
+    named: set[str] = set()
     for written in grid:  # the command line's grids replace the file's of the same name
         name, values = parse_grid(written)
+        if name in named:
+            raise UsageError(f"--grid {name} is given twice; give each parameter's values in one --grid")
+        named.add(name)
         grids = [(n, v) for n, v in grids if n != name] + [(name, values)]
     if not grids:
         raise UsageError("give at least one --grid NAME=VALUES (or a --config file with a [grid] table)")
@@ -208,13 +222,14 @@ def sweep_cmd(
         workload = from_archive(a, g["log"], g["version"], g["query"], g["procs"], g["exclude"])
         if resample:
             resampling = _resampling(a, g, weeks, phase, rb, rb_from_flurries)
+    _check_save(save_to, force)
     journal = _journal_path(Path(ctx_archive.path), save_to) if save_to is not None else None
     with progress.display("sweep", "runs", quiet=as_json, rate=True) as shown:
         result = sweep(workload, grids, runs=g["runs"], seed=g["seed"], attribute=g["attribute"],
                        degree=g["degree"], relative=None if g["absolute"] else g["relative"], jobs=g["jobs"],
                        workers=workers, dask=dask, journal=journal, resume=resume, progress=shown,
                        resample=resampling, **sim_options)
-    saved = _save(ctx_archive, result.table, result.to_json(), save_to)
+    saved = _save(ctx_archive, result.table, result.to_json(), save_to, force)
     if saved:
         Path(journal).unlink(missing_ok=True)  # the table is kept: the runs need no journal
     if plot is not None:
@@ -281,6 +296,7 @@ def compare_cmd(
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     save_to: Optional[str] = options.ShakeSave,
+    force: bool = options.Force,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -291,6 +307,7 @@ def compare_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to compare on, or --query SQL")
+    _check_save(save_to, force)
     if not side_a and not side_b:
         raise UsageError("say how A and B differ: --a KEY=VALUE and/or --b KEY=VALUE, e.g. --b policy=conservative")
     common = dict(policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
@@ -308,7 +325,7 @@ def compare_cmd(
         result = compare(sides[0], sides[1], runs=runs, seed=seed, attribute=attribute, degree=degree,
                          relative=None if absolute else relative, jobs=jobs, workers=workers, dask=dask,
                          progress=shown)
-    saved = _save(ctx, result.runs, result.to_json(), save_to)
+    saved = _save(ctx, result.runs, result.to_json(), save_to, force)
     show(result.summary(), as_json, text.comparison)
     warn(result.warnings)
     if saved:

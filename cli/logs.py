@@ -27,8 +27,9 @@ def ingest_cmd(
     t0 = time.perf_counter()
     done: list[IngestResult] = []
 
+    files = find_files(paths)  # a name that names nothing, a folder that cannot be read: no archive made
     with context(archive).writing(create=True) as a, progress.display("ingest", "files") as shown:
-        total = len(find_files(paths)) if shown.drawn else 0  # counted for the bar only
+        total = len(files) if shown.drawn else 0  # counted for the bar only
 
         def report(r: IngestResult) -> None:
             with shown.above():

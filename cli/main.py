@@ -6,6 +6,7 @@ import errno
 import logging
 import os
 import sys
+import warnings
 
 import typer
 from wla.archive import jit
@@ -26,6 +27,7 @@ def main() -> None:
     interrupt, 70 for a bug in wla; a closed output pipe ends it quietly.
     WLA_TRACEBACK=1 raises instead, with the traceback."""
     logging.getLogger("sqlglot").setLevel(logging.ERROR)  # its warnings would print before wla's error
+    warnings.simplefilter("ignore", RuntimeWarning)  # numpy's too: what went wrong is wla's one line
     jit.skip_blas_probe()  # a command never needs numba's linear algebra: spare its start-up
     RUN.clear()
     try:

@@ -172,6 +172,9 @@ Backlog = from_library("--backlog", source=f"{SIM}.backlog",
                        help="What saturation counts each week: waiting (arrived, not started) or outstanding "
                             "(arrived, not ended: the resampling paper's count, running jobs included)")
 Save = typer.Option(None, "--save", help="Store the schedule: a table name, or FILE.parquet")
+Force = from_library("--force", source="wla.sim.save:check_target.force",
+                     also=("wla.sim.save:save_frame.force", "wla.sim.save:save.force"),
+                     help="Let --save FILE.parquet replace a file that is not a result wla saved")
 EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,
                    help="Job mix CSV: type,fraction,run,count [default: an example mix]")
@@ -300,6 +303,16 @@ PullUrl = typer.Option(None, "--url", metavar="URL", show_default=False,
                             "Parallel Workloads Archive's site]")
 PullDir = typer.Option(None, "--dir", readable=False, metavar="DIR", show_default=False,
                        help="Folder the .gz files are downloaded to and kept in [default: pwa beside the archive]")
+PullDeadline = from_library("--deadline", source=f"{PULL}.deadline", metavar="SECONDS",
+                            help="Seconds one file may take, every attempt and wait included; then it is given up")
+PullMinRate = from_library("--min-rate", source=f"{PULL}.min_rate", metavar="BYTES",
+                           help="An attempt averaging fewer bytes a second over --rate-window is ended (0: no minimum)")
+PullRateWindow = from_library("--rate-window", source=f"{PULL}.rate_window", metavar="SECONDS",
+                              help="Seconds --min-rate is averaged over")
+PullReadTimeout = from_library("--read-timeout", source=f"{PULL}.read_timeout", metavar="SECONDS",
+                               help="Seconds one read may wait for a byte before the attempt fails")
+PullMaxSize = from_library("--max-size", source=f"{PULL}.max_size", metavar="BYTES",
+                           help="Largest file taken for a log the catalog gives no size for (1 GiB)")
 
 # -- diff of any two logs -------------------------------------------------------------------------
 

@@ -125,6 +125,7 @@ def validate_cmd(
     dask: Optional[str] = options.Dask,
     plot: Optional[Path] = options.ValidatePlot,
     save_to: Optional[str] = options.ValidateSave,
+    force: bool = options.Force,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
@@ -136,8 +137,9 @@ def validate_cmd(
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.evaluate.validate import validate
 
-    from .evaluation import _save
+    from .evaluation import _check_save, _save
 
+    _check_save(save_to, force)
     ctx = context(archive)
     with ctx.reading() as a:
         name = resolve(a, log, version).name
@@ -146,7 +148,7 @@ def validate_cmd(
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=settings, workers=workers, dask=dask,
                           progress=shown, match=match, hurst_fit=hurst_fit, policy=policy)
-    saved = _save(ctx, result.runs, result.to_json(), save_to)
+    saved = _save(ctx, result.runs, result.to_json(), save_to, force)
     drawn = []
     if plot is not None:
         from wla.sim.evaluate.validate_plot import plot_validation

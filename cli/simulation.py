@@ -32,6 +32,7 @@ def simulate_cmd(
     check: bool = options.Check,
     backlog: str = options.Backlog,
     save_to: Optional[str] = options.Save,
+    force: bool = options.Force,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -42,6 +43,10 @@ def simulate_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
+    if save_to is not None:
+        from wla.sim.save import check_target
+
+        check_target(save_to, force)
     ctx = context(archive)
     with progress.display("simulate", quiet=as_json):
         with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
@@ -54,7 +59,7 @@ def simulate_cmd(
         from wla.sim.save import save  # pyarrow: only when saving
 
         if save_to.endswith(".parquet"):
-            saved = save(result, save_to)
+            saved = save(result, save_to, force=force)
         else:
             with ctx.writing() as a:
                 saved = save(result, save_to, a)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wla.archive.names import for_shell
+
 from .render import frame_text, percent_columns
 
 # quality's counts under names that fit a terminal
@@ -522,8 +524,8 @@ def resampled(data: dict) -> str:
         f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
         f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} in all"
         + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")",
-        f"load {s['load']:g}: simulate it with `wla simulate {data['name']}`, export it with "
-        f"`wla export {data['name']} -o FILE.swf`",
+        f"load {s['load']:g}: simulate it with `wla simulate {for_shell(data['name'])}`, export it with "
+        f"`wla export {for_shell(data['name'])} -o FILE.swf`",
     ])
 
 

@@ -28,9 +28,35 @@ def save_parquet(result: SimResult, path: str | os.PathLike) -> Path:
     return frame_to_parquet(result.schedule(), result.to_json(), path)
 
 
-def frame_to_parquet(frame: pd.DataFrame, summary: str, path: str | os.PathLike) -> Path:
-    """A table as Parquet, `summary` (JSON: how it was obtained) in the file's metadata."""
+def _saved_by_wla(path: Path) -> bool:
+    try:
+        rows = duckdb.execute("SELECT count(*) FROM parquet_kv_metadata(?) WHERE key = ?",
+                              [str(path), KEY]).fetchone()
+    except duckdb.Error:
+        return False
+    return bool(rows and rows[0])
+
+
+def check_target(target: str | None, force: bool = False) -> None:
+    """Refuse, before a study runs, a --save FILE.parquet that would replace
+    what is not a result wla saved (unless `force`), or that is no regular
+    file (a folder, a link, a FIFO); a table name is checked when written."""
+    if target is not None and target.endswith(".parquet"):
+        _check_file(Path(target), force)
+
+
+def _check_file(path: Path, force: bool) -> None:
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise UsageError(f"{path}: not a regular file; --save writes a new file or replaces a result wla saved")
+    if path.exists() and not force and not _saved_by_wla(path):
+        raise UsageError(f"{path} exists and is not a result wla saved; give --force to replace it")
+
+
+def frame_to_parquet(frame: pd.DataFrame, summary: str, path: str | os.PathLike, force: bool = False) -> Path:
+    """A table as Parquet, `summary` (JSON: how it was obtained) in the file's
+    metadata; replacing only a result wla saved, unless `force`."""
     path = Path(path)
+    _check_file(path, force)
     con = duckdb.connect()
     try:
         con.register("schedule", frame)
@@ -70,16 +96,17 @@ def frame_to_table(frame: pd.DataFrame, summary: str, archive: Archive, name: st
     return name
 
 
-def save(result: SimResult, target: str, archive: Archive | None = None) -> str:
+def save(result: SimResult, target: str, archive: Archive | None = None, force: bool = False) -> str:
     """A target ending in .parquet is a file; anything else a table name."""
-    return save_frame(result.schedule(), result.to_json(), target, archive)
+    return save_frame(result.schedule(), result.to_json(), target, archive, force)
 
 
-def save_frame(frame: pd.DataFrame, summary: str, target: str, archive: Archive | None = None) -> str:
+def save_frame(frame: pd.DataFrame, summary: str, target: str, archive: Archive | None = None,
+               force: bool = False) -> str:
     """A table (a schedule, a study's runs) to FILE.parquet or to a table of
     the archive, with the JSON that says how it was obtained."""
     if target.endswith(".parquet"):
-        return str(frame_to_parquet(frame, summary, target))
+        return str(frame_to_parquet(frame, summary, target, force))
     if archive is None:
         raise UsageError("saving as a table needs the archive")
     return frame_to_table(frame, summary, archive, target)

@@ -23,17 +23,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-import tomllib
 from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import InvalidName, RecipeError, RuleError, visible
 from ..names import check_log_ref, check_version_name, full_name, split_name
 from .rules import Rule, check_value
-from .textfile import read_text
+from .textfile import parse_toml, read_text
 
-_TOML_WHERE = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
+# Steps a recipe may chain: far more than any cleaning needs (the worked
+# examples have 4 to 9), few enough that a recipe cannot make the build, its
+# provenance and the decisions table grow without bound.
+MAX_STEPS = 1000
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,7 @@ class Recipe:
 
 def parse_recipe(text: str, file: str = "recipe") -> Recipe:
     """A recipe from its text; `file` names it in every error."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise _toml_error(e, text, file) from None
+    data = parse_toml(text, file, RecipeError)
     unknown = sorted(set(data) - {"log", "version", "description", "step"})
     if unknown:
         raise RecipeError(f"{file}: unknown keys {', '.join(unknown)}; a recipe has log, version, "
@@ -80,6 +78,8 @@ def parse_recipe(text: str, file: str = "recipe") -> Recipe:
     raw = data.get("step")
     if not isinstance(raw, list) or not raw:
         raise RecipeError(f"{file}: a recipe needs at least one [[step]]")
+    if len(raw) > MAX_STEPS:
+        raise RecipeError(f"{file}: {len(raw):,} steps; a recipe has at most {MAX_STEPS:,}")
     steps = []
     for i, s in enumerate(raw, 1):
         if not isinstance(s, dict):
@@ -93,17 +93,6 @@ def parse_recipe(text: str, file: str = "recipe") -> Recipe:
         steps.append(Step(s["rule"], rv, params))
     return Recipe(data["log"], data["version"], tuple(steps), text, file,
                   str(data.get("description", "")))
-
-
-def _toml_error(e: tomllib.TOMLDecodeError, text: str, file: str) -> RecipeError:
-    """tomllib's complaint as FILE:LINE: what (it says the line in parentheses)."""
-    message = str(e).splitlines()[0] if str(e) else "not TOML"
-    m = _TOML_WHERE.search(message)
-    if m is None:
-        return RecipeError(f"{file}: not TOML: {message}")
-    line = int(m.group(1)) if m.group(1) else max(1, len(text.splitlines()))
-    column = f" (column {m.group(2)})" if m.group(2) else " (at the end)"
-    return RecipeError(f"{file}:{line}: not TOML: {message[:m.start()]}{column}")
 
 
 def read_recipe(path: str | os.PathLike) -> Recipe:

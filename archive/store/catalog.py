@@ -7,6 +7,7 @@ import duckdb
 import numpy as np
 
 from ..errors import UsageError
+from ..names import for_shell
 from ..ranges import MAX_PROCESSORS, whole
 from ..swf.instants import inside, job_problem, out_of_range, outside
 from .file import Archive
@@ -52,7 +53,7 @@ def machine_size(facts: dict, given: int | None = None, how: str = "give capacit
     size = facts.get("machine_size")
     if size is None:
         raise UsageError(f"{facts['name']} has no machine size: {how}, "
-                         f"or set it with `wla set {facts['name']} max-procs N`")
+                         f"or set it with `wla set {for_shell(facts['name'])} max-procs N`")
     return int(size)
 
 

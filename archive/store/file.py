@@ -10,6 +10,7 @@ import duckdb
 
 from ..context import archive_path
 from ..errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
+from ..swf.rawfile import not_regular
 from .lock import lock_holder
 from .migrate import prepare
 from .views import read_through_current_views
@@ -36,7 +37,22 @@ def _config(read_only: bool, read_files: bool) -> dict[str, object]:
     return config
 
 
+def _regular_or_absent(path: str) -> None:
+    """DuckDB would wait on a FIFO given as the archive, or read a device
+    without end: anything but a regular file (or nothing yet) is refused."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise WlaError(f"cannot open archive {path}: {e.strerror or e}") from None
+    kind = not_regular(mode)
+    if kind is not None:
+        raise WlaError(f"cannot open archive {path}: {kind}, not a regular file")
+
+
 def _connect(path: str, read_only: bool, read_files: bool = False) -> duckdb.DuckDBPyConnection:
+    _regular_or_absent(path)
     try:
         return duckdb.connect(path, read_only=read_only, config=_config(read_only, read_files))
     except duckdb.Error as e:

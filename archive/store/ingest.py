@@ -47,6 +47,16 @@ class IngestResult:
     error: WlaError | None = None
 
 
+def _readable(folder: Path) -> None:
+    """Refuse a folder, or a folder inside it, that cannot be listed: a
+    listing that silently skipped it would say the files are not there."""
+    def refuse(e: OSError) -> None:
+        raise InputError(e.filename or str(folder), None, e.strerror.lower() if e.strerror else str(e))
+
+    for _ in os.walk(folder, onerror=refuse):
+        pass
+
+
 def find_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     """The SWF files named, and those inside named folders (sorted). Only a
     name that names nothing is refused here; anything else named, and every
@@ -65,6 +75,7 @@ def find_files(paths: Iterable[str | os.PathLike]) -> list[str]:
         except ValueError:  # a NUL in the name
             raise InputError(str(path), None, "not a file name") from None
         if is_dir:
+            _readable(path)
             found = sorted(
                 str(f) for f in path.rglob("*")
                 if f.name.lower().endswith(SWF_SUFFIXES)

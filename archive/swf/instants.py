@@ -37,8 +37,9 @@ def outside(submit: np.ndarray, wait: np.ndarray, run: np.ndarray,
     w = np.where(wait != -1, wait, 0.0)
     r = np.where(run != -1, run, 0.0)
     bad = np.zeros(len(submit), dtype=bool)
-    for t in (s, s + w, (s + w) + r, s + r):
-        bad |= (t < FIRST_INSTANT) | (t > LAST_INSTANT)
+    with np.errstate(invalid="ignore", over="ignore"):  # a damaged line's inf + -inf: no warning
+        for t in (s, s + w, (s + w) + r, s + r):
+            bad |= (t < FIRST_INSTANT) | (t > LAST_INSTANT)
     return bad & (submit != -1)
 
 

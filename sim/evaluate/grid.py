@@ -13,12 +13,14 @@ rb_npw (resampled sweeps: rare-behavior users per week).
 from __future__ import annotations
 
 import itertools
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, Overflow, localcontext
 from typing import Any
 
-from wla.archive.errors import UsageError
+from wla.archive.errors import OptionError, UsageError
+from wla.archive.ranges import MAX_PROCESSORS, number, whole
 
-from ..predictors import parse_estimator
+from ..predictors import MAX_BADNESS, parse_estimator
+from ..reference import LOAD_FACTORS
 
 PARAMETERS = {
     # grid name: (simulate()'s keyword, kind of value)
@@ -34,6 +36,17 @@ PARAMETERS = {
 # the resampling's load factor (more or fewer users), rb_npw its RB_NPW.
 RESAMPLE_PARAMETERS = ("load", "rb_npw")
 MAX_POINTS = 1_000_000
+# Each value is checked as the option it sets is (the same range as --procs,
+# --load-factor, ...): refused before any run.
+RANGES = {
+    "load": lambda v: number("load", v, *LOAD_FACTORS),
+    "badness": lambda v: number("badness", v, 0, MAX_BADNESS),
+    "procs": lambda v: whole("procs", v, 1, MAX_PROCESSORS),
+    "rb_npw": lambda v: number("rb_npw", v, 0, 1e7),
+}
+# Digits a grid's number may have after the point: more than any parameter
+# needs, few enough that no range spins on its count or its rounding.
+MAX_DIGITS = 20
 
 
 def _decimal(text: str, grid: str) -> Decimal:
@@ -43,6 +56,8 @@ def _decimal(text: str, grid: str) -> Decimal:
         raise UsageError(f"--grid {grid}: {text!r} is not a number") from None
     if not value.is_finite():
         raise UsageError(f"--grid {grid}: {text!r} is not a number")
+    if -value.as_tuple().exponent > MAX_DIGITS:
+        raise UsageError(f"--grid {grid}: {text.strip()!r} has more than {MAX_DIGITS} digits after the point")
     return value
 
 
@@ -50,11 +65,16 @@ def _range(a: str, b: str, step: str, grid: str) -> list[Decimal]:
     lo, hi, by = _decimal(a, grid), _decimal(b, grid), _decimal(step, grid)
     if by <= 0 or hi < lo:
         raise UsageError(f"--grid {grid}: a range is FROM:TO:STEP with FROM <= TO and STEP > 0")
-    count = int((hi - lo) / by) + 1
-    if count > MAX_POINTS:
-        raise UsageError(f"--grid {grid}: {count:,} values; at most {MAX_POINTS:,}")
-    places = max(-lo.as_tuple().exponent, -by.as_tuple().exponent, 0)
-    return [(lo + i * by).quantize(Decimal(1).scaleb(-places)) for i in range(count)]
+    with localcontext() as ctx:
+        ctx.prec = 4 * MAX_DIGITS  # every value of the range exactly, whatever its digits
+        ctx.traps[Overflow] = False  # a range past Decimal's largest exponent has too many steps
+        steps = (hi - lo) / by
+        if steps >= MAX_POINTS:
+            raise UsageError(f"--grid {grid}: {int(steps) + 1:,} values; at most {MAX_POINTS:,}"
+                             if steps < 10**12 else f"--grid {grid}: more than 10^12 values; at most {MAX_POINTS:,}")
+        count = int(steps) + 1
+        places = max(-lo.as_tuple().exponent, -by.as_tuple().exponent, 0)
+        return [(lo + i * by).quantize(Decimal(1).scaleb(-places)) for i in range(count)]
 
 
 def _number(value: Decimal, kind: type) -> Any:
@@ -63,6 +83,17 @@ def _number(value: Decimal, kind: type) -> Any:
             raise UsageError(f"{value} is not a whole number")
         return int(value)
     return float(value)
+
+
+def _checked(name: str, values: list[Any]) -> list[Any]:
+    """Every value in the range of the option it sets."""
+    check = RANGES.get(name)
+    for v in values if check else ():
+        try:
+            check(v)
+        except OptionError as e:
+            raise UsageError(f"--grid {name}: {e.problem}") from None
+    return values
 
 
 def parse_grid(text: str) -> tuple[str, list[Any]]:
@@ -100,9 +131,9 @@ def parse_grid(text: str) -> tuple[str, list[Any]]:
     else:
         raise UsageError(f"--grid {text!r}: a range is FROM:TO:STEP, a list V1,V2,...")
     try:
-        return name, [_number(v, kind) for v in numbers]
+        return name, _checked(name, [_number(v, kind) for v in numbers])
     except UsageError as e:
-        raise UsageError(f"--grid {name}: {e}") from None
+        raise UsageError(str(e) if str(e).startswith("--grid") else f"--grid {name}: {e}") from None
 
 
 def points(grids: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:

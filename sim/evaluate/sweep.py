@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 WIDER = "more processors than the machine"
+# (point, run) simulations of one sweep: its table (14 numbers a row) stays
+# under 2 GB, and at SDSC-SP2's pace it is two days of one core's work.
+MAX_SIMULATIONS = 10_000_000
 
 
 def resized(workload: Workload, P: int) -> Workload:
@@ -134,6 +137,11 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
     if "seed" in options:
         raise UsageError("give the sweep's seed once, as `seed`")
     grid_points = points(grids)
+    n = len(grid_points)
+    if n * (runs + 1) > MAX_SIMULATIONS:
+        raise UsageError(f"{n:,} point{'s' if n > 1 else ''} x {runs + 1:,} runs each (the single and {runs:,} "
+                         f"more) are {n * (runs + 1):,} simulations; a sweep does at most "
+                         f"{MAX_SIMULATIONS:,}: fewer points or runs, or several sweeps")
     resampled = resample is not None
     clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options and not (resampled and n in RESAMPLE_PARAMETERS))
     if clash:
@@ -151,7 +159,8 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
                 "shaking": None if resampled else shaking.as_dict(),
                 "resampling": resample.as_dict() if resampled else None, "simulate": options}
     spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
-    book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume) if journal else None
+    book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume, points=len(grid_points), runs=runs,
+                   width=len(RUN_COLUMNS)) if journal else None
     memory: dict[tuple[int, int], tuple[float, ...]] = {}
     total = len(grid_points) * (runs + 1)
     done_before = len(book.done) if book else 0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from wla.archive.errors import UsageError
+from wla.archive.names import for_shell
 from wla.archive.progress import Progress
 
 from ..simulate import simulate
@@ -129,7 +130,8 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
     if source.P is None:
-        raise UsageError(f"{source.name} has no machine size: set it with `wla set {source.name} max-procs N`")
+        raise UsageError(f"{source.name} has no machine size: "
+                         f"set it with `wla set {for_shell(source.name)} max-procs N`")
     base = settings or ResampleSettings()
     from dataclasses import replace
 

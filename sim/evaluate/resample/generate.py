@@ -193,7 +193,7 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
 
     # 1: initial temporary users, as many as the log's weekly average on
     # average, weighted by active weeks, each from a random week of its own
-    n_initial = int(rng.binomial(len(temp_pool), initial / len(temp_pool))) if initial > 0 else 0
+    n_initial = int(rng.binomial(len(temp_pool), initial / len(temp_pool))) if initial > 0 and len(temp_pool) else 0
     for u in (int(temp_pool[i]) for i in _pick(rng, active[temp_pool].astype(np.float64), n_initial)):
         start = int(first_week[u] + rng.integers(active[u]))
         b.segment(u, start, -start, b.instance(u))
@@ -226,7 +226,7 @@ def default_weeks(pools: UserPools) -> int:
 def _check(n_long: int, initial: float, rate: float, rb_npw: float, longs: int, temps: int, rares: int) -> None:
     if n_long and not longs:
         raise UsageError("the log has no long-term user to resample (see `wla users`)")
-    if initial > temps:
+    if initial > temps and (temps or half_up(initial)):  # less than half a user from an empty pool: none
         raise UsageError(f"{initial:g} initial temporary users asked for, but the pool holds {temps} "
                          "(lower --load or --temporary)")
     if rate > temps:

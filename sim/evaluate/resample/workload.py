@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from wla.archive.clock import LogClock
 from wla.archive.errors import UsageError
+from wla.archive.names import for_shell
 
 from ...workload import Workload, from_frame
 from .generate import ResampleSettings, assemble, plan
@@ -98,5 +99,5 @@ def resample(archive: Archive, log: str, version: str | None = None, *, weeks: i
     settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed, phase)
     src = read_source(archive, log, version, rb, rb_from_flurries)
     if src.P is None:
-        raise UsageError(f"{src.name} has no machine size: set it with `wla set {src.name} max-procs N`")
+        raise UsageError(f"{src.name} has no machine size: set it with `wla set {for_shell(src.name)} max-procs N`")
     return resample_source(src, settings).workload()
