@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .context import Context
-from .errors import (
+from .kernel.errors import (
     ArchiveLocked,
     ArchiveMissing,
     ExtendedFormatError,

@@ -14,19 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from .errors import ArchiveMissing
+from .kernel.errors import ArchiveMissing
 from .resolve import LogName, resolve
+from .store.location import DEFAULT_PATH, ENV_PATH, archive_path
 
 if TYPE_CHECKING:
     from .store.file import Archive
 
-ENV_PATH = "WLA_ARCHIVE"
-DEFAULT_PATH = "archive.duckdb"
-
-
-def archive_path(path: str | os.PathLike | None = None) -> str:
-    """The archive file: `path` when given, else $WLA_ARCHIVE, else ./archive.duckdb."""
-    return os.fspath(path) if path else os.environ.get(ENV_PATH) or DEFAULT_PATH
+__all__ = ["DEFAULT_PATH", "ENV_PATH", "Context", "archive_path"]
 
 
 class Context:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import LogNotFound, UsageError, visible
-from .names import ORIGINAL, full_name, split_name
+from .kernel.errors import LogNotFound, UsageError, visible
+from .kernel.names import ORIGINAL, full_name, split_name
 
 if TYPE_CHECKING:  # the archive's module loads DuckDB; names need only its connection
     from .store.file import Archive

@@ -26,7 +26,7 @@ def _jobs(log: str, version: Optional[str], where: Optional[str], exclude: Optio
 
 def _dated(clock: dict, frame, columns: list[str]):
     """Submit-clock seconds shown as the log's local time, when it is known."""
-    from wla.archive.clock import local_time, log_clock
+    from wla.archive.kernel.clock import local_time, log_clock
 
     if clock["unix_start_time"] is None:
         return frame

@@ -11,7 +11,7 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 from wla.archive.context import Context
-from wla.archive.errors import Escaped
+from wla.archive.kernel.errors import Escaped
 
 from . import options
 from .coercion import plain_coercion

@@ -105,7 +105,7 @@ def diff_cmd(
     wla diff LOG V1 V2: two versions of LOG (or 'original'), matched by line, each dropped job
     and changed field attributed to the cleaning rule that decided it.
     """
-    from wla.archive.ranges import MAX_COUNT, whole
+    from wla.archive.kernel.ranges import MAX_COUNT, whole
 
     whole("limit", limit, 0, MAX_COUNT)
     if v2 is None:
@@ -132,7 +132,7 @@ def why_cmd(
 ) -> None:
     """Every decision that touched a job: step, rule, action, values, reason."""
     from wla.archive.clean.versions import why
-    from wla.archive.ranges import INT64, whole
+    from wla.archive.kernel.ranges import INT64, whole
 
     whole("job", job, *INT64)  # job numbers are 64-bit in the archive
     with context(archive).reading() as a:

@@ -13,6 +13,6 @@ from .present import show
 def doctor_cmd(warm: bool = options.Warm, as_json: bool = options.Json,
                archive: Optional[Path] = options.Archive) -> None:
     """Versions of wla and its libraries, the archive it would use, whether its compiled code is cached."""
-    from wla.archive.doctor import doctor
+    from wla.sim.doctor import doctor
 
     show(doctor(context(archive).path, warm=warm), as_json, text.doctor)

@@ -9,8 +9,8 @@ import sys
 import warnings
 
 import typer
-from wla.archive import jit
-from wla.archive.errors import Escaped, OptionError, WlaError, one_line
+from wla.archive.kernel import jit
+from wla.archive.kernel.errors import Escaped, OptionError, WlaError, one_line
 
 from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, simulation, website  # noqa: F401  (register their commands)
 from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)

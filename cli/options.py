@@ -13,7 +13,7 @@ from typing import Any
 import typer
 import wla
 from wla.archive.context import DEFAULT_PATH, ENV_PATH
-from wla.archive.names import ORIGINAL
+from wla.archive.kernel.names import ORIGINAL
 
 from .defaults import library_default
 
@@ -266,15 +266,15 @@ ResampleName = typer.Option(None, "--name", show_default=False,
 
 StackMatch = from_library("--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
                           also=("wla.sim.evaluate.validate:validate.match",
-                                "wla.sim.evaluate.stats.collect:workload_statistics.match",
-                                "wla.sim.evaluate.stats.locality:stack_depth.match"), metavar="RULE",
+                                "wla.archive.analysis.stats.collect:workload_statistics.match",
+                                "wla.archive.analysis.stats.locality:stack_depth.match"), metavar="RULE",
                           help="When a run or requested time matches one on the locality stack: stack (within 5% "
                                "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
                                "the larger at least 0.95)")
 HurstFit = from_library("--hurst-fit", source="wla.sim.evaluate.validate:log_statistics.hurst_fit",
                         also=("wla.sim.evaluate.validate:validate.hurst_fit",
-                              "wla.sim.evaluate.stats.collect:workload_statistics.hurst_fit",
-                              "wla.sim.evaluate.stats.hurst:hurst_rs.fit"), metavar="FIT",
+                              "wla.archive.analysis.stats.collect:workload_statistics.hurst_fit",
+                              "wla.archive.analysis.stats.hurst:hurst_rs.fit"), metavar="FIT",
                         help="The line through the pox plot: points (through every block's R/S) or means "
                              "(through each block size's mean log R/S, every time scale weighing the same)")
 StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
@@ -289,7 +289,7 @@ ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a 
 
 # -- doctor ---------------------------------------------------------------------------------------
 
-Warm = from_library("--warm", source="wla.archive.doctor:doctor.warm",
+Warm = from_library("--warm", source="wla.sim.doctor:doctor.warm",
                     help="Compile what numba's cache lacks now, rather than on its first use")
 
 # -- pull -----------------------------------------------------------------------------------------

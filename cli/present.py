@@ -1,5 +1,5 @@
 """Showing what a command returns: as text for a person, or with --json as
-JSON for a program, from the same data (wla.archive.plain says how values
+JSON for a program, from the same data (wla.archive.kernel.plain says how values
 become JSON's, for the commands and the web catalog alike)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from wla.archive.plain import plain
+from wla.archive.kernel.plain import plain
 
 
 def show(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:

@@ -1,7 +1,7 @@
 """What a long command shows while it works: a progress bar or a spinner on
 stderr, drawn by rich, and only where a person is watching.
 
-The library only counts (`archive/progress.py`); this module draws the
+The library only counts (`archive/kernel/progress.py`); this module draws the
 counts. Nothing is shown with `--quiet`, with `--json`, or when stderr is
 not a terminal; `WLA_PROGRESS=1` shows it as on a terminal anyway (tests,
 a terminal wla cannot see), `WLA_PROGRESS=0` never. A display appears only

@@ -13,7 +13,7 @@ from .present import show, warn
 
 
 def triples(rb: List[str], a, name: str) -> list:
-    from wla.archive.clock import LogClock
+    from wla.archive.kernel.clock import LogClock
     from wla.archive.store.catalog import log_facts
     from wla.sim.evaluate.resample.triples import parse_triple
 
@@ -101,7 +101,7 @@ def stats_cmd(
         data = log_statistics(src, match, hurst_fit)
         drawn = []
         if plot is not None:
-            from wla.sim.evaluate.stats.plot import write_plots
+            from wla.archive.analysis.stats.plot import write_plots
 
             drawn = write_plots(data["statistics"], plot, src.name)
     show(data, as_json, text.statistics)

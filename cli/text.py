@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wla.archive.names import for_shell
+from wla.archive.kernel.names import for_shell
 
 from .render import frame_text, percent_columns
 

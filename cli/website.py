@@ -17,7 +17,7 @@ def site_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Write the catalog as a static site: a sortable index, a page per log and per version, figures."""
-    from wla.archive.site.build import build_site
+    from wla.cli.site.build import build_site
 
     with context(archive).reading() as a, progress.display("site", "pages", quiet=as_json) as shown:
         result = build_site(a, output, logs or None, progress=shown)

@@ -1,5 +1,5 @@
 -- Definitions every view shares, made before the views. Python says the same
--- in wla.archive.processors and wla.archive.clock; tests hold them equal on
+-- in wla.archive.kernel.processors and wla.archive.kernel.clock; tests hold them equal on
 -- every real log.
 
 -- Processors a job holds: allocated when positive, else requested when

@@ -1,4 +1,5 @@
 """Scheduler simulation over the archive: a workload, a policy, its schedule and metrics."""
+from . import parts  # noqa: F401  (first: the compiled parts are registered before anything compiles)
 from .evaluate import ShakeResult, perturb, shake
 from .evaluate.resample.workload import resample
 from .result import SimResult

@@ -25,7 +25,7 @@ What differs from the reference is only bookkeeping:
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 from . import profile as pr
 from .heap import empty, pop, push

@@ -18,7 +18,7 @@ own loop (`conservative.py`).
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 from .heap import empty
 from .heap import pop as _heap_pop

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from wla.archive import ranges
-from wla.archive.errors import InputError, UsageError
+from wla.archive.kernel import ranges
+from wla.archive.kernel.errors import InputError, UsageError
 from wla.archive.swf.rawfile import open_regular
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ of simultaneous events, as the reference's tuples do."""
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 
 @njit(cache=True, nogil=True)

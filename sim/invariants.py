@@ -8,8 +8,8 @@ enough to run on every simulation in the tests, and on request (--check)."""
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.errors import ScheduleInvalid
-from wla.archive.jit import njit
+from wla.archive.kernel.errors import ScheduleInvalid
+from wla.archive.kernel.jit import njit
 
 
 def problems(job, submit, start, held, procs, P: int) -> list[str]:

@@ -3,7 +3,7 @@ run times, in a ring (completions at one instant in log order)."""
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 
 @njit(cache=True, nogil=True)

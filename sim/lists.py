@@ -4,7 +4,7 @@ reads them in order), and the queue, linked in arrival order."""
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 
 @njit(cache=True, nogil=True)

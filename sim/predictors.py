@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.ranges import MAX_COUNT
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.ranges import MAX_COUNT
 
 KINDS = ("user", "exact", "badness", "last")
 # Badness factors up to a million: estimates stay finite (run times are at

@@ -13,7 +13,7 @@ cost more than the edits themselves.
 """
 from __future__ import annotations
 
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 LO, HI = 0, 1
 

@@ -57,8 +57,8 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.ranges import MAX_COUNT, MAX_PROCESSORS, MAX_SEED, number, whole
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.ranges import MAX_COUNT, MAX_PROCESSORS, MAX_SEED, number, whole
 
 POLICIES = ("fcfs", "easy", "conservative")
 OVERRUNS = ("truncate", "extend", "keep")

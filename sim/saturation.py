@@ -16,8 +16,8 @@ saturated. Fewer than two weeks left: no slope, not saturated.
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.clock import WEEK
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import WEEK
+from wla.archive.kernel.errors import UsageError
 
 DROP = 0.2
 THRESHOLD = 1.0  # jobs per week

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 from sqlglot import exp
-from wla.archive.errors import UsageError
-from wla.archive.statements import comment_on_table, copy_to_parquet, create_table, run
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.statements import comment_on_table, copy_to_parquet, create_table, run
 from wla.archive.store.file import Archive, one_line
 
 from .result import SimResult

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import inspect
 
-from wla.archive.errors import UsageError
-from wla.archive.processors import RULE as PROCESSORS_RULE
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.processors import RULE as PROCESSORS_RULE
 
 from . import invariants
 from .metrics import job_metrics, measured, summarize

@@ -2,7 +2,7 @@
 query or a DataFrame, with the jobs it cannot simulate counted by reason.
 
 Defaults of simulation.md, each recorded in the result:
-- processors: wla.archive.processors (allocated when positive, else requested);
+- processors: wla.archive.kernel.processors (allocated when positive, else requested);
 - estimate: requested time (field 9) when positive, else the run time;
 - not simulated: unknown or zero run time, unknown processors, unknown or
   negative submit time, more processors than the machine (first reason that
@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.clock import LogClock
-from wla.archive.errors import UsageError
-from wla.archive.processors import processors
-from wla.archive.ranges import MAX_PROCESSORS, whole
+from wla.archive.kernel.clock import LogClock
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.processors import processors
+from wla.archive.kernel.ranges import MAX_PROCESSORS, whole
 from wla.archive.resolve import resolve
 from wla.archive.store.catalog import log_facts
 from wla.archive.store.file import Archive, one_line
@@ -123,8 +123,8 @@ def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = L
         return np.zeros(len(frame), dtype=bool)
     import duckdb
     from sqlglot import exp
-    from wla.archive.clean.predicate import predicate_condition
-    from wla.archive.statements import run
+    from wla.archive.kernel.statements import run
+    from wla.archive.store.predicate import predicate_condition
 
     cond = predicate_condition(exclude, clock)
     con = duckdb.connect()

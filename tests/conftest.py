@@ -55,9 +55,10 @@ def pytest_configure(config):
     """With workers (pytest-xdist), compile in the controller before they
     start: once, instead of in every worker at the same time."""
     if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
-        from wla.archive import jit
+        from wla.archive.kernel import jit
+        from wla.sim.doctor import compiled_parts
 
-        jit.warm()
+        jit.warm(compiled_parts())
 
 
 def pytest_collection_modifyitems(config, items):
@@ -70,9 +71,10 @@ def compiled_once():
     """Compile what numba's cache lacks before any test runs, as `wla doctor
     --warm` does: a test that reads a command's stderr then sees the command,
     not the one-time notice of a compile that happened to fall in it."""
-    from wla.archive import jit
+    from wla.archive.kernel import jit
+    from wla.sim.doctor import compiled_parts
 
-    jit.warm()
+    jit.warm(compiled_parts())
 
 
 def real_files() -> list[Path]:

@@ -65,7 +65,7 @@ def make_archive(folder: Path) -> tuple[Path, Path]:
 
 
 def build(archive: Path, out: Path, logs: list[str] | None = None):
-    from wla.archive.site.build import build_site
+    from wla.cli.site.build import build_site
 
     with open_archive(archive) as a:
         return build_site(a, out, logs)

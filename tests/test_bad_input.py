@@ -14,7 +14,7 @@ from cli_run import wla as cli
 from pandas.testing import assert_frame_equal
 from wla.archive import ExtendedFormatError, InputError
 from wla.archive import open as open_archive
-from wla.archive.errors import LogExists
+from wla.archive.kernel.errors import LogExists
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.reader import read_swf
 

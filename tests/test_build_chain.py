@@ -12,7 +12,7 @@ from wla.archive.clean import build
 from wla.archive.clean.build import clean
 from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
-from wla.archive.errors import EmptyVersion
+from wla.archive.kernel.errors import EmptyVersion
 from wla.archive.store.ingest import ingest
 from wla.archive.store.select import log_query
 

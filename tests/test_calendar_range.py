@@ -20,7 +20,7 @@ from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.convert.records import to_swf
-from wla.archive.errors import RecipeError
+from wla.archive.kernel.errors import RecipeError
 from wla.archive.store.catalog import set_fact
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS

@@ -17,7 +17,7 @@ from wla.archive.analysis.capacity import capacity_report, daily_utilization
 from wla.archive.analysis.capacity_choice import capacity_deletions
 from wla.archive.analysis.capacity_plot import plot_capacity
 from wla.archive.analysis.quality import quality
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 
@@ -252,7 +252,7 @@ def test_plot_is_a_reproducible_png(tmp_path):
 
 
 def test_bad_arguments():
-    from wla.archive.errors import UsageError
+    from wla.archive.kernel.errors import UsageError
     for kwargs in ({"capacity": 0}, {"capacity": 2.5}, {"capacity": 3, "slack": -1}):
         with pytest.raises(UsageError):
             capacity_report(log(*ABC), **kwargs)

@@ -354,8 +354,8 @@ def test_a_reader_makes_no_views_when_the_stored_ones_are_this_wlas(tmp_path):
 def test_versions_are_listed_under_their_own_log_with_a_resampled_log_present(tmp_path):
     """A resampled log comes after its source's versions, each log followed
     by its own versions, in `wla ls`, its JSON and the site's index alike."""
-    from wla.archive.site.catalog_page import catalog_rows
     from wla.archive.store.listing import listing
+    from wla.cli.site.catalog_page import catalog_rows
 
     archive = tmp_path / "a.duckdb"
     kth = "KTH-SP2-1996-2.1-cln"

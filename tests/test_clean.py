@@ -18,7 +18,7 @@ from wla.archive.clean.provenance import provenance_json
 from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.versions import diff, versions, why
-from wla.archive.errors import InvalidName
+from wla.archive.kernel.errors import InvalidName
 from wla.archive.store.ingest import ingest
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS

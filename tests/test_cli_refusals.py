@@ -22,8 +22,8 @@ from wla.archive.analysis.capacity_choice import capacity_deletions
 from wla.archive.analysis.flurries import flurries
 from wla.archive.analysis.load import load_profile
 from wla.archive.convert.records import to_swf
-from wla.archive.errors import OptionError, UsageError
-from wla.archive.ranges import MAX_PROCESSORS
+from wla.archive.kernel.errors import OptionError, UsageError
+from wla.archive.kernel.ranges import MAX_PROCESSORS
 from wla.archive.store.ingest import ingest
 from wla.sim import simulate
 from wla.sim.esp import EXAMPLE_MIX, esp_workload, read_mix, run_esp

@@ -18,9 +18,9 @@ import pytest
 import sqlglot
 from as_user import NOBODY, WLA, as_nobody, shared_folder
 from cli_run import wla
-from wla.archive import jit
 from wla.archive import open as open_archive
 from wla.archive.clean import rules as rule_files
+from wla.archive.kernel import jit
 from wla.cli.main import EX_INTERRUPTED, EX_PIPE, EX_SOFTWARE, TRACEBACK_ENV, main
 
 TINY_SWF = ("; MaxProcs: 8\n"

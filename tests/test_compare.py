@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from cli_run import wla
 from scipy import stats
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim import shake
 from wla.sim.evaluate.compare import Configuration, compare, parse_side, verdict
 from wla.sim.evaluate.summary import METRIC_NAMES

@@ -17,7 +17,7 @@ from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.convert.records import convert, to_swf
 from wla.archive.convert.recovery import RawJob, normalize_span, recover
-from wla.archive.errors import LogExists
+from wla.archive.kernel.errors import LogExists
 from wla.archive.store.catalog import log_info
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import wla
-from wla.archive import errors
 from wla.archive import open as open_archive
 from wla.archive.clean.rules import parse_rule
-from wla.archive.errors import ArchiveLocked, RuleError, WlaError
+from wla.archive.kernel import errors
+from wla.archive.kernel.errors import ArchiveLocked, RuleError, WlaError
 from wla.archive.store.lock import lock_holder
 
 ROOT = Path(wla.__file__).resolve().parent
@@ -37,7 +37,7 @@ def test_every_exception_class_of_the_package_is_defined_in_archive_errors():
         for value in vars(module).values():
             if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == name:
                 defined[f"{name}.{value.__name__}"] = value
-    assert defined and all(k.startswith("wla.archive.errors.") for k in defined), sorted(defined)
+    assert defined and all(k.startswith("wla.archive.kernel.errors.") for k in defined), sorted(defined)
     assert {"PredicateError", "RecipeError", "RuleError", "LineError", "ScheduleInvalid", "Escaped"} <= ERRORS
 
 
@@ -55,7 +55,8 @@ def test_error_classes_are_imported_from_archive_errors_only():
             if not isinstance(node, ast.ImportFrom):
                 continue
             source = "." * node.level + (node.module or "")
-            allowed = source in ("wla.archive.errors", "wla.archive", ".errors", "..errors")
+            allowed = source in ("wla.archive.kernel.errors", "wla.archive", ".errors",
+                                 ".kernel.errors", "..kernel.errors", "...kernel.errors")
             for alias in node.names:
                 if alias.name in ERRORS and not allowed:
                     wrong.append(f"{path.relative_to(ROOT.parent)}: {alias.name} from {source}")

@@ -12,7 +12,7 @@ from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.rules import load_rules, parse_rule
-from wla.archive.errors import RuleError
+from wla.archive.kernel.errors import RuleError
 from wla.archive.store.ingest import ingest
 
 RULE = """\

@@ -10,10 +10,10 @@ import pytest
 from conftest import make_jobs
 from wla.archive.analysis.flurries import flurries, weekly_counts
 from wla.archive.analysis.flurries_plot import plot_flurries
-from wla.archive.clean.predicate import predicate_sql
-from wla.archive.clock import DAY, LogClock
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import DAY, LogClock
+from wla.archive.kernel.errors import UsageError
 from wla.archive.store.catalog import log_info
+from wla.archive.store.predicate import predicate_sql
 from wla.archive.store.select import log_query
 
 # 2000-01-03 00:00 in US/Pacific (08:00 UTC), a Monday

@@ -16,7 +16,7 @@ from cli_run import wla
 from conftest import data_dir
 from pull_server import ESCAPES, dead_url, serve
 from wla.archive import open as open_archive
-from wla.archive.errors import InputError, Unreachable, WlaError
+from wla.archive.kernel.errors import InputError, Unreachable, WlaError
 from wla.archive.pull.catalog import URL_ENV
 from wla.archive.pull.pull import HELD, pull
 from wla.archive.pull.verify import check_content

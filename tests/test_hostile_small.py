@@ -15,8 +15,8 @@ import pytest
 from cli_run import wla
 from conftest import data_dir
 from wla.archive.clean.recipe import MAX_STEPS, parse_recipe
-from wla.archive.errors import RecipeError
-from wla.archive.names import for_shell
+from wla.archive.kernel.errors import RecipeError
+from wla.archive.kernel.names import for_shell
 
 SMALL = "NASA-iPSC-1993-3-head228"
 WLA = [sys.executable, "-m", "wla.cli.main"]

@@ -7,7 +7,7 @@ import os
 
 import pytest
 from cli_run import wla
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim.evaluate.grid import MAX_DIGITS, MAX_POINTS, parse_grid
 
 LOG = "NASA-iPSC-1993-3-head228"

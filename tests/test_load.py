@@ -11,10 +11,10 @@ import pytest
 from conftest import make_jobs
 from wla.archive.analysis.load import load_profile
 from wla.archive.analysis.load_plot import plot_load
-from wla.archive.clean.predicate import predicate_sql
-from wla.archive.clock import DAY, WEEK, LogClock
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import DAY, WEEK, LogClock
+from wla.archive.kernel.errors import UsageError
 from wla.archive.store.catalog import log_info
+from wla.archive.store.predicate import predicate_sql
 from wla.archive.store.select import log_query
 
 # 2000-01-01 00:00 in US/Pacific (08:00 UTC)

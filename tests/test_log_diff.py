@@ -12,7 +12,7 @@ from cli_run import wla
 from conftest import SWF_NAMES, data_dir, pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.diff import log_diff
-from wla.archive.errors import LogNotFound
+from wla.archive.kernel.errors import LogNotFound
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS
 

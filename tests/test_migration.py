@@ -30,7 +30,7 @@ from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.rules import load_rules, rule_fingerprint
 from wla.archive.clean.versions import versions, why
-from wla.archive.errors import LogExists, WlaError
+from wla.archive.kernel.errors import LogExists, WlaError
 from wla.archive.store.export import swf_bytes
 from wla.archive.store.ingest import ingest
 from wla.archive.store.migrate import SCHEMA_VERSION, schema_version, views_fingerprint

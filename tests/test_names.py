@@ -17,8 +17,8 @@ from wla.archive.clean.build import clean, header_line
 from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.convert.records import convert
-from wla.archive.errors import InvalidName, RecipeError, WlaError
-from wla.archive.names import MAX_NAME, check_log_name, check_log_ref, check_name, check_version_name
+from wla.archive.kernel.errors import InvalidName, RecipeError, WlaError
+from wla.archive.kernel.names import MAX_NAME, check_log_name, check_log_ref, check_name, check_version_name
 from wla.archive.store.ingest import ingest
 
 SMALL = "NASA-iPSC-1993-3-head228"

@@ -19,10 +19,10 @@ from sqlglot import exp
 from wla.archive.analysis import capacity_choice
 from wla.archive.clean.bind import bind
 from wla.archive.clean.rules import load_rules
-from wla.archive.clock import DAY, WEEK, LogClock
 from wla.archive.convert.recovery import CLOCK_ALLOWANCE, normalize_span, positive_or_unknown
-from wla.archive.output import write_bytes
-from wla.archive.processors import job_processors, processors
+from wla.archive.kernel.clock import DAY, WEEK, LogClock
+from wla.archive.kernel.output import write_bytes
+from wla.archive.kernel.processors import job_processors, processors
 from wla.archive.swf.fields import COLUMNS, FIELDS
 
 simulate_module = importlib.import_module("wla.sim.simulate")  # wla.sim.simulate is also the function
@@ -70,7 +70,7 @@ def test_week_is_the_same_in_sql_and_python_on_every_real_log(real_archive):
 
 def test_the_processors_rule_and_the_week_are_written_once():
     """In SQL only in macros.sql (every view calls the macros); in Python the
-    week is 7 * DAY and the processors rule lives in wla.archive.processors."""
+    week is 7 * DAY and the processors rule lives in wla.archive.kernel.processors."""
     sql = _schema_sql()
     rule = re.compile(r"procs\s*>\s*0\s+THEN\s+procs\s+WHEN\s+req_procs\s*>\s*0", re.I)
     assert [p.name for p, text in sql.items() if rule.search(text)] == ["macros.sql"]

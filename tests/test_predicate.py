@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from conftest import pandas_log
 from sqlglot import exp
-from wla.archive.clean.predicate import parse_predicate, predicate_sql
-from wla.archive.clock import LogClock
-from wla.archive.errors import PredicateError
+from wla.archive.kernel.clock import LogClock
+from wla.archive.kernel.errors import PredicateError
+from wla.archive.store.predicate import parse_predicate, predicate_sql
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")

@@ -12,14 +12,14 @@ import pytest
 import sqlglot
 from conftest import data_dir, pandas_log
 from wla.archive import open as open_archive
-from wla.archive.clean import predicate
 from wla.archive.clean.build import clean
-from wla.archive.clean.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, predicate_sql
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.rules import parse_rule
-from wla.archive.clock import LogClock
-from wla.archive.errors import PredicateError, RecipeError, RuleError
+from wla.archive.kernel.clock import LogClock
+from wla.archive.kernel.errors import PredicateError, RecipeError, RuleError
+from wla.archive.store import predicate
 from wla.archive.store.ingest import ingest
+from wla.archive.store.predicate import MAX_DEPTH, MAX_TERMS, MAX_VALUES, predicate_sql
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
 CLOCK = LogClock(893466664, "US/Pacific")

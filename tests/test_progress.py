@@ -271,7 +271,7 @@ def test_pull_counts_the_kibibytes_it_downloads(tmp_path, drawn, monkeypatch):
     assert pulled.status == 0, pulled.err
     kib = (data_dir() / f"{name}.swf.gz").stat().st_size // 1024
     counts = [c for c in drawn if c[0] == "pull" and c[1] is not None]
-    assert counts[-1][1:] == (kib, kib, "")  # "" once all is done (archive/progress.py)
+    assert counts[-1][1:] == (kib, kib, "")  # "" once all is done (archive/kernel/progress.py)
     assert {c[3] for c in counts[1:-1]} == {name}
     assert all(a[1] <= b[1] for a, b in zip(counts, counts[1:]))
     assert f"/{kib:,} KiB" in pulled.err and "\x1b[" not in pulled.out

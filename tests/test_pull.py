@@ -15,7 +15,7 @@ from cli_run import wla
 from conftest import data_dir, manifest
 from pull_server import serve
 from wla.archive import open as open_archive
-from wla.archive.errors import UsageError, WlaError
+from wla.archive.kernel.errors import UsageError, WlaError
 from wla.archive.pull.catalog import URL_ENV, choose_base_url, load_catalog, select
 from wla.archive.pull.pull import pull
 from wla.archive.store.ingest import ingest

@@ -12,7 +12,7 @@ from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe, read_recipe, step_params
 from wla.archive.clean.rules import NUMERIC, Bounds, load_rules, parse_rule
-from wla.archive.errors import RecipeError, RuleError
+from wla.archive.kernel.errors import RecipeError, RuleError
 from wla.archive.store.ingest import ingest
 
 TINY = "; MaxProcs: 16\n; UnixStartTime: 0\n" + "".join(

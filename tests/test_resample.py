@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.archive import open as open_archive
-from wla.archive.clock import WEEK, LogClock
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import WEEK, LogClock
+from wla.archive.kernel.errors import UsageError
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 from wla.sim.evaluate.resample.generate import ResampleSettings, assemble, plan

@@ -9,7 +9,7 @@ import pytest
 from cli_run import wla
 from conftest import pandas_log
 from wla.archive import open as open_archive
-from wla.archive.clock import WEEK
+from wla.archive.kernel.clock import WEEK
 
 LOG = "SDSC-SP2-1998-4.2-cln"
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from wla.archive import ExtendedFormatError
 from wla.archive import open as open_archive
-from wla.archive.errors import LineError
+from wla.archive.kernel.errors import LineError
 from wla.archive.store.export import swf_bytes
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from wla.archive.clock import DAY, WEEK
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import DAY, WEEK
+from wla.archive.kernel.errors import UsageError
 from wla.sim import from_archive, from_frame, simulate
 from wla.sim.saturation import backlog, saturation
 

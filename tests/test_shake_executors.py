@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim import from_archive, shake
 from wla.sim.evaluate.executors import IN_FLIGHT, Executor, LocalPool, executor
 from wla.sim.evaluate.shake import Shaking, Study, one_run, runs_frame
@@ -316,7 +316,7 @@ def test_wrong_executor_options():
 
 UNREACHABLE = """
 import sys, distributed
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 
 class QuickClient(distributed.Client):
     def __init__(self, *args, **kwargs):

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim import from_archive, from_frame, simulate
 from wla.sim.evaluate import perturb, run_rng
 from wla.sim.workload import REASONS, Workload

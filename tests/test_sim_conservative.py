@@ -10,7 +10,7 @@ import pytest
 from conservative_naive import naive_conservative
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wla.archive.errors import ScheduleInvalid
+from wla.archive.kernel.errors import ScheduleInvalid
 from wla.sim import from_archive, simulate
 from wla.sim.invariants import check, late_reservations, problems
 from wla.sim.reference import OVERRUNS, PASSES, TIES, conservative_reference

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wla.archive.errors import ScheduleInvalid, UsageError
+from wla.archive.kernel.errors import ScheduleInvalid, UsageError
 from wla.sim import from_archive, simulate
 from wla.sim.invariants import check, late_heads, problems
 from wla.sim.metrics import job_metrics, measured, summarize

@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from wla.archive.errors import InputError, UsageError
+from wla.archive.kernel.errors import InputError, UsageError
 from wla.sim.esp import EXAMPLE_MIX, esp_efficiency, esp_workload, idle_at_end, mwf_schedule, read_mix
 
 # --- Most Work First -------------------------------------------------------

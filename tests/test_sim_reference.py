@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim.reference import OVERRUNS, POLICIES, conservative_reference, simulate_reference
 
 

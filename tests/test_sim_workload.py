@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import make_jobs
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.archive.store.select import log_arrays, log_query
 from wla.sim import from_archive, from_frame, simulate
 from wla.sim.workload import REASONS

@@ -19,9 +19,9 @@ from cli_run import wla
 from conftest import data_dir, pandas_log
 from site_example import CLEANED, DRAFT, EMPTY, ODD, ODD_SOURCE, PUBLISHED, SMALL, build, example
 from wla.archive import open as open_archive
-from wla.archive.site.links import check_links
-from wla.archive.site.paths import stems
 from wla.archive.store.listing import LS_COLUMNS
+from wla.cli.site.links import check_links
+from wla.cli.site.paths import stems
 
 
 @pytest.fixture(scope="module")

@@ -147,7 +147,7 @@ def test_the_lookup_says_why_a_job_is_not_in_a_version(browser, made):
 @pytest.mark.slow
 def test_a_site_of_every_real_log(browser, real_archive, tmp_path):
     """Every real log: built in reasonable time, every page clean in the browser."""
-    from wla.archive.site.build import build_site
+    from wla.cli.site.build import build_site
 
     started = time.monotonic()
     result = build_site(real_archive, tmp_path / "site")

@@ -1,7 +1,7 @@
 """SQL one way: no statement of the package is text with values pasted in.
 
 Every statement holding anything from a user, a file or a rule is a sqlglot
-tree (archive/statements.py) or constant text with bound parameters. This
+tree (archive/kernel/statements.py) or constant text with bound parameters. This
 test reads the package's source with `ast` and fails on SQL made by
 formatting: an f-string, `+`, `%` or `.format` whose text reads as SQL, or
 any f-string handed to execute/sql/df/query. A message that merely names a
@@ -169,7 +169,7 @@ def test_saved_settings_keep_quotes_backslashes_and_non_ascii(tmp_path):
 
 @pytest.mark.parametrize("name", ["x'); DROP TABLE logs; --", 'a"b'])
 def test_a_table_name_that_would_break_out_is_refused(tmp_path, name):
-    from wla.archive.errors import UsageError
+    from wla.archive.kernel.errors import UsageError
     with open_archive(tmp_path / "a.duckdb", write=True) as a:
         with pytest.raises(UsageError, match="letters, digits and _"):
             save_table(_result({}), a, name)

@@ -18,9 +18,10 @@ from typer._click import Context
 from typer._click.exceptions import BadParameter
 from typer._coercion import build_runtime_param
 from typer.main import get_command
-from wla.archive import jit
+from wla.archive.kernel import jit
 from wla.cli import coercion
 from wla.cli.main import app
+from wla.sim.doctor import compiled_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 WLA = Path(sys.executable).with_name("wla")
@@ -58,7 +59,7 @@ def test_the_notice_comes_once_on_a_cold_cache_and_never_on_a_warm_one(tmp_path)
 
 
 PART_MODULE = '''
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 
 @njit(cache=True)
@@ -77,7 +78,7 @@ def warm():
 
 PART_RUN = '''
 import json
-from wla.archive import jit
+from wla.archive.kernel import jit
 part = jit.Part("the test part", ("startup_part",), ("startup_part:warm",), 1)
 jit.PARTS = jit.PARTS + (part,)
 before = jit.cache_state(part)
@@ -108,7 +109,7 @@ def test_a_part_is_cold_until_compiled_then_warm_for_every_later_run(tmp_path):
 
 
 CALLEE = """
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 
 @njit(cache=True)
@@ -117,7 +118,7 @@ def scale(x):
 """
 
 CALLER = """
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 from callee_part import scale
 
 
@@ -127,7 +128,7 @@ def twice_scaled(x):
 """
 
 CALLER_RUN = """
-from wla.archive import jit
+from wla.archive.kernel import jit
 jit.PARTS = jit.PARTS + (jit.Part("the two-module part", ("caller_part", "callee_part"), (), 1),)
 from caller_part import twice_scaled
 print(twice_scaled(5))
@@ -176,8 +177,8 @@ def test_every_module_that_compiles_belongs_to_a_part():
             source = path.read_text(encoding="utf-8")
             if "import njit" in source and path.name != "jit.py":
                 compiling.add("wla." + ".".join(path.relative_to(ROOT).with_suffix("").parts))
-    assert compiling and compiling <= {m for part in jit.PARTS for m in part.modules}
-    for part in jit.PARTS:
+    assert compiling and compiling <= {m for part in compiled_parts() for m in part.modules}
+    for part in compiled_parts():
         assert all(callable(jit._function(spec)) for spec in part.warm), part
         assert jit.compiled_functions(part), part  # each part has compiled code to find
 
@@ -196,13 +197,13 @@ def test_doctor_on_a_cold_cache(tmp_path):
                                  for name in ("duckdb", "numba", "numpy", "pandas", "scipy", "sqlglot")}
     assert data["archive"] == {"path": str(tmp_path / "elsewhere.duckdb"), "exists": False}
     assert data["cache_folder"] == env[jit.CACHE_ENV]
-    assert [c["part"] for c in data["compiled"]] == [p.name for p in jit.PARTS]
+    assert [c["part"] for c in data["compiled"]] == [p.name for p in compiled_parts()]
     assert {c["state"] for c in data["compiled"]} == {"cold"}
     assert all(c["folder"].startswith(env[jit.CACHE_ENV]) for c in data["compiled"])
     text = _run([str(WLA), "-a", "given.duckdb", "doctor"], env, tmp_path).stdout.splitlines()
     assert text[0] == f"wla {data['wla']} on Python {data['python']}"
     assert text[2] == f"archive: {tmp_path / 'given.duckdb'} (none yet: `wla ingest` makes it)"
-    assert [line.split()[-2] for line in text if line.startswith("the ")] == ["cold"] * len(jit.PARTS)
+    assert [line.split()[-2] for line in text if line.startswith("the ")] == ["cold"] * len(compiled_parts())
     assert text[-1].endswith("`wla doctor --warm` does it now")
 
 
@@ -213,7 +214,7 @@ def test_doctor_warm_compiles_every_part_once(tmp_path):
     run = _run([str(WLA), "doctor", "--warm", "--json"], env, tmp_path)
     assert run.returncode == 0, run.stderr
     assert {c["state"] for c in json.loads(run.stdout)["compiled"]} == {"warm"}
-    assert run.stderr == "".join(jit.compiling_notice(p) + "\n" for p in jit.PARTS)
+    assert run.stderr == "".join(jit.compiling_notice(p) + "\n" for p in compiled_parts())
     again = _run([str(WLA), "doctor", "--warm", "--json"], env, tmp_path)
     assert again.stderr == "" and {c["state"] for c in json.loads(again.stdout)["compiled"]} == {"warm"}
 

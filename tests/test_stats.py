@@ -15,11 +15,7 @@ import pytest
 from conftest import make_jobs
 from wla.archive import open as open_archive
 from wla.archive.analysis.cycles import utc_offsets
-from wla.archive.clock import DAY, LogClock
-from wla.archive.errors import UsageError
-from wla.archive.store.catalog import log_facts
-from wla.archive.store.select import log_arrays
-from wla.sim.evaluate.stats import (
+from wla.archive.analysis.stats import (
     arrival_cycles,
     bins_locality,
     hurst_rs,
@@ -31,10 +27,14 @@ from wla.sim.evaluate.stats import (
     user_statistics,
     workload_statistics,
 )
-from wla.sim.evaluate.stats.hurst import block_sizes, blocks, rescaled_ranges, smallest_size
-from wla.sim.evaluate.stats.locality import bin_of
-from wla.sim.evaluate.stats.plot import pox_comparison, write_plots
-from wla.sim.evaluate.stats.stability import interval_work
+from wla.archive.analysis.stats.hurst import block_sizes, blocks, rescaled_ranges, smallest_size
+from wla.archive.analysis.stats.locality import bin_of
+from wla.archive.analysis.stats.plot import pox_comparison, write_plots
+from wla.archive.analysis.stats.stability import interval_work
+from wla.archive.kernel.clock import DAY, LogClock
+from wla.archive.kernel.errors import UsageError
+from wla.archive.store.catalog import log_facts
+from wla.archive.store.select import log_arrays
 from wla.sim.workload import Columns
 
 SP2 = "SDSC-SP2-1998-4.2-cln"
@@ -345,7 +345,7 @@ def test_plots_are_written_and_the_same_bytes(tmp_path):
 
 
 def test_importing_the_package_is_light():
-    code = ("import sys, wla.sim.evaluate.stats as s; s.summarize([1.0]); "
+    code = ("import sys, wla.archive.analysis.stats as s; s.summarize([1.0]); "
             "print(sorted(m for m in ('pandas', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

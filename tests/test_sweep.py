@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from cli_run import wla
 from wla.archive import open as open_archive
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 from wla.sim import shake
 from wla.sim.evaluate.grid import options_at, parse_grid, points
 from wla.sim.evaluate.summary import METRIC_NAMES

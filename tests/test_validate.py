@@ -12,11 +12,11 @@ import pytest
 from cli_run import wla
 from conftest import pandas_log
 from wla.archive import open as open_archive
+from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 from wla.sim import simulate
 from wla.sim.evaluate.resample.generate import ResampleSettings
 from wla.sim.evaluate.resample.study import run_seed
 from wla.sim.evaluate.resample.workload import read_source, resample_source
-from wla.sim.evaluate.stats.collect import scalar_statistics, workload_statistics
 from wla.sim.evaluate.validate import distribution, validate
 
 LOG = "SDSC-SP2-1998-4.2-cln"

@@ -1,7 +1,7 @@
 """Capacity (cleaning.md section 4), the profile: when running jobs hold more
 processors than the machine has, and how those moments hang together.
 
-A job holds p processors (wla.archive.processors: allocated, else requested,
+A job holds p processors (wla.archive.kernel.processors: allocated, else requested,
 else it is ignored) over [submit + wait, submit + wait + run) when submit and
 wait are known and run > 0, exactly as the quality report's `usage_steps`
 view counts them; all events of one instant are summed before usage is read.
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..clock import DAY
-from ..errors import UsageError
-from ..processors import job_processors
-from ..ranges import MAX_PROCESSORS, number, whole
+from ..kernel.clock import DAY
+from ..kernel.errors import UsageError
+from ..kernel.processors import job_processors
+from ..kernel.ranges import MAX_PROCESSORS, number, whole
 
 MAX_HELD = 2**40  # processors one job is counted as holding, at the most
 

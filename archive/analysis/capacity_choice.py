@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..clock import local_time, log_clock
-from ..errors import UsageError
-from ..progress import Parts
-from ..ranges import MAX_COUNT, MAX_WORKERS, number, whole
+from ..kernel.clock import local_time, log_clock
+from ..kernel.errors import UsageError
+from ..kernel.progress import Parts
+from ..kernel.ranges import MAX_COUNT, MAX_WORKERS, number, whole
 from .capacity import (
     NO_STARTS,
     Held,

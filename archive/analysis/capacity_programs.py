@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..progress import Parts
+from ..kernel.progress import Parts
 from .capacity import Cliques, Held
 from .capacity_highs import Found, mip, quiet, relaxation
 from .capacity_parts import greedy, in_parts

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from ..clock import DAY, LogClock
+from ..kernel.clock import DAY, LogClock
 
 HOUR = 3600
 EPOCH_WEEKDAY = 3  # 1970-01-01 was a Thursday (Monday = 0)

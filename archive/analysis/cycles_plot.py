@@ -5,7 +5,7 @@ import os
 
 from matplotlib.figure import Figure
 
-from .plot import save
+from ..kernel.plot import save
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 

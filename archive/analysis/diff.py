@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..clock import DAY, WEEK, local_date, log_clock
+from ..kernel.clock import DAY, WEEK, local_date, log_clock
 from ..resolve import resolve
 from ..store.file import Archive
 from ..swf.fields import COLUMNS, FIELDS

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..clock import DAY, WEEK, LogClock, local_date, log_clock
-from ..errors import UsageError
-from ..processors import job_processors
-from ..ranges import MAX_COUNT, number, whole
+from ..kernel.clock import DAY, WEEK, LogClock, local_date, log_clock
+from ..kernel.errors import UsageError
+from ..kernel.processors import job_processors
+from ..kernel.ranges import MAX_COUNT, number, whole
 
 NEEDED = ("job", "submit", "run", "procs", "req_procs", "user_id")
 

@@ -10,10 +10,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..clock import WEEK, log_clock
-from ..errors import UsageError
+from ..kernel.clock import WEEK, log_clock
+from ..kernel.errors import UsageError
+from ..kernel.plot import date_axis, period_axis, save
 from .flurries import weekly_counts
-from .plot import date_axis, period_axis, save
 
 GREY = "#b0b0b0"
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..clock import DAY
+from ..kernel.clock import DAY
 from ..store.file import Archive
 from .header_times import read_time, write_time
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..clock import DAY, WEEK, LogClock, local_date, local_time, log_clock
-from ..errors import UsageError
-from ..processors import job_processors
-from ..ranges import MAX_PROCESSORS, number, whole
+from ..kernel.clock import DAY, WEEK, LogClock, local_date, local_time, log_clock
+from ..kernel.errors import UsageError
+from ..kernel.processors import job_processors
+from ..kernel.ranges import MAX_PROCESSORS, number, whole
 
 
 def occupation(jobs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

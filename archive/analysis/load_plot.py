@@ -10,10 +10,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from ..clock import DAY, WEEK
-from ..errors import UsageError
+from ..kernel.clock import DAY, WEEK
+from ..kernel.errors import UsageError
+from ..kernel.plot import date_axis, period_axis, save
 from .load import LoadReport, load_profile
-from .plot import date_axis, period_axis, save
 
 
 def plot_load(report_or_jobs: LoadReport | pd.DataFrame, path: str | os.PathLike,

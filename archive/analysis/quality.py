@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 from sqlglot import exp
 
-from ..statements import text
+from ..kernel.statements import text
 from ..store.file import Archive
 
 # Counts of the report, in the order of cleaning.md's list.

@@ -10,9 +10,9 @@ import numbers
 
 from sqlglot import exp
 
-from ..clock import LogClock
-from ..errors import RuleError
-from .predicate import parse_predicate, submit_seconds
+from ..kernel.clock import LogClock
+from ..kernel.errors import RuleError
+from ..store.predicate import parse_predicate, submit_seconds
 from .rules import Rule
 
 # `$name_text` stands in reasons, which every dropped or changed job repeats:

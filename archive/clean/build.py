@@ -18,12 +18,12 @@ import pandas as pd
 import wla
 from sqlglot import exp
 
-from ..clock import LogClock
-from ..errors import InvalidName, LogExists, LogNotFound, RecipeError, WlaError
-from ..names import check_log_ref, check_version_name
-from ..progress import Parts, Progress, tell, within
-from ..statements import create_table, create_view, delete_where, drop, insert_row, insert_select, run
-from ..statements import table as named_table
+from ..kernel.clock import LogClock
+from ..kernel.errors import InvalidName, LogExists, LogNotFound, RecipeError, WlaError
+from ..kernel.names import check_log_ref, check_version_name
+from ..kernel.progress import Parts, Progress, tell, within
+from ..kernel.statements import create_table, create_view, delete_where, drop, insert_row, insert_select, run
+from ..kernel.statements import table as named_table
 from ..store.figures import keep_figures
 from ..store.file import Archive, one_line, transaction
 from ..swf.instants import job_problem, outside

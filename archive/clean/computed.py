@@ -9,8 +9,8 @@ from typing import Callable
 
 import pandas as pd
 
-from ..errors import WlaError
-from ..progress import Parts
+from ..kernel.errors import WlaError
+from ..kernel.progress import Parts
 from ..store.catalog import machine_size
 
 

@@ -17,8 +17,8 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from ..errors import EmptyVersion, WlaError
-from ..output import write_bytes
+from ..kernel.errors import EmptyVersion, WlaError
+from ..kernel.output import write_bytes
 from ..resolve import resolve_version
 from ..store.export import swf_bytes
 from ..store.file import Archive, transaction

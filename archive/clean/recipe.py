@@ -26,8 +26,8 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import InvalidName, RecipeError, RuleError, visible
-from ..names import check_log_ref, check_version_name, full_name, split_name
+from ..kernel.errors import InvalidName, RecipeError, RuleError, visible
+from ..kernel.names import check_log_ref, check_version_name, full_name, split_name
 from .rules import Rule, check_value
 from .textfile import parse_toml, read_text
 

@@ -39,10 +39,10 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from ..errors import InputError, InvalidName, RuleError, one_line
-from ..names import check_name
+from ..kernel.errors import InputError, InvalidName, RuleError, one_line
+from ..kernel.names import check_name
+from ..store.predicate import split_statements
 from ..swf.fields import COLUMNS, FIELDS
-from .predicate import split_statements
 from .textfile import read_text
 
 JOB_COLUMNS: tuple[str, ...] = ("line_no", *COLUMNS)

@@ -10,7 +10,7 @@ import os
 import re
 import tomllib
 
-from ..errors import InputError, WlaError, visible
+from ..kernel.errors import InputError, WlaError, visible
 from ..swf.rawfile import open_regular
 
 MAX_TEXT_BYTES = 16 << 20  # a recipe at the limits of its predicates is under 2 MiB

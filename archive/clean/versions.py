@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import LogNotFound
+from ..kernel.errors import LogNotFound
 from ..resolve import resolve, resolve_version
 from ..store.file import Archive
 

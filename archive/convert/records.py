@@ -37,10 +37,10 @@ import numpy as np
 import pandas as pd
 
 from ... import __version__
-from ..errors import InputError, UsageError
-from ..names import check_log_name
-from ..output import write_bytes
-from ..ranges import MAX_PROCESSORS, whole
+from ..kernel.errors import InputError, UsageError
+from ..kernel.names import check_log_name
+from ..kernel.output import write_bytes
+from ..kernel.ranges import MAX_PROCESSORS, whole
 from ..store.file import Archive
 from ..store.ingest import IngestResult, ingest
 from ..swf.fields import COLUMNS, FIELDS

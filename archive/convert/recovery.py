@@ -19,7 +19,7 @@ from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import Callable, NamedTuple
 
-from ..clock import DAY
+from ..kernel.clock import DAY
 
 # -- a raw record --------------------------------------------------------------
 

@@ -43,7 +43,7 @@ from datetime import tzinfo
 from decimal import Decimal
 from typing import Callable, Iterable
 
-from ..errors import InputError
+from ..kernel.errors import InputError
 from .recovery import RawJob, parse_duration, parse_time, parse_whole
 
 STATUS = {

@@ -16,8 +16,8 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
-from ..errors import UsageError, WlaError, visible
-from ..names import check_log_name
+from ..kernel.errors import UsageError, WlaError, visible
+from ..kernel.names import check_log_name
 from ..swf.reader import log_name
 
 URL_ENV = "WLA_PULL_URL"

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import urljoin
 
-from ..errors import InputError, Unreachable, WlaError, shorten, visible
+from ..kernel.errors import InputError, Unreachable, WlaError, shorten, visible
 from ..swf.rawfile import not_regular
 from .catalog import url_problem
 from .connection import Watch, opener

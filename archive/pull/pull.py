@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 from urllib.parse import urlsplit
 
-from .. import ranges
 from ..context import archive_path
-from ..errors import InputError, Unreachable, WlaError, visible
-from ..progress import Progress, tell
+from ..kernel import ranges
+from ..kernel.errors import InputError, Unreachable, WlaError, visible
+from ..kernel.progress import Progress, tell
 from ..swf.rawfile import not_regular
 from .catalog import Catalog, Entry, choose_base_url, load_catalog, select
 from .download import ATTEMPTS, BACKOFF, Limits, fetch, part_path

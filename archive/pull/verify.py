@@ -19,7 +19,7 @@ import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from ..errors import InputError, LineError
+from ..kernel.errors import InputError, LineError
 from ..swf.limits import INFLATE_FLOOR, INFLATE_RATIO
 from ..swf.lineparse import parse_line
 from ..swf.rawfile import GZIP_MAGIC, not_regular

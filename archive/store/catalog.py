@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 import duckdb
 import numpy as np
 
-from ..errors import UsageError
-from ..names import for_shell
-from ..ranges import MAX_PROCESSORS, whole
+from ..kernel.errors import UsageError
+from ..kernel.names import for_shell
+from ..kernel.ranges import MAX_PROCESSORS, whole
 from ..swf.instants import inside, job_problem, out_of_range, outside
 from .file import Archive
 from .listing import LS_QUERY
@@ -70,7 +70,7 @@ def set_fact(archive: Archive, name: str, fact: str, value: str) -> str:
     a log whose header was lost. The header lines themselves stay as written."""
     from sqlglot import exp  # a writing command's: not loaded by the readers of log_facts
 
-    from ..statements import run
+    from ..kernel.statements import run
 
     archive.require_writable()
     log_id = archive.log_id(name)

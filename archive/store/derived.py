@@ -8,8 +8,8 @@ import json
 
 import pandas as pd
 
-from ..errors import LogExists
-from ..names import check_log_name
+from ..kernel.errors import LogExists
+from ..kernel.names import check_log_name
 from ..swf.header import header_facts
 from ..swf.reader import parse_bytes
 from .file import Archive, transaction

@@ -26,9 +26,9 @@ import duckdb
 import numpy as np
 from sqlglot import exp
 
-from ..errors import UsageError, WlaError
-from ..output import write_bytes
-from ..statements import call, run, text
+from ..kernel.errors import UsageError, WlaError
+from ..kernel.output import write_bytes
+from ..kernel.statements import call, run, text
 from ..swf.fields import COLUMNS, FIELDS
 from .file import Archive, one_line, query_error
 from .migrate import schema_version

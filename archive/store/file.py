@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Iterator
 
 import duckdb
 
-from ..context import archive_path
-from ..errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
+from ..kernel.errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
 from ..swf.rawfile import not_regular
+from .location import archive_path
 from .lock import lock_holder
 from .migrate import prepare
 from .views import read_through_current_views

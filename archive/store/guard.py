@@ -17,7 +17,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
 
-from ..errors import QueryError, one_line
+from ..kernel.errors import QueryError, one_line
 
 # Statements a query may be: SELECT (with WITH and FROM-first forms), set
 # operations, a parenthesized query, and the describing statements.

@@ -23,10 +23,10 @@ import duckdb
 import pandas as pd
 from sqlglot import exp
 
-from ..errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
-from ..names import check_log_name
-from ..ranges import MAX_WORKERS, whole
-from ..statements import delete_where, insert_row, insert_select, run
+from ..kernel.errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
+from ..kernel.names import check_log_name
+from ..kernel.ranges import MAX_WORKERS, whole
+from ..kernel.statements import delete_where, insert_row, insert_select, run
 from ..swf.header import header_facts
 from ..swf.reader import ParsedLog, log_name, parse_bytes, read_bytes
 from ..swf.tokenizer import warm

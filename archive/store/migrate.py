@@ -20,7 +20,7 @@ from typing import Callable
 import duckdb
 from wla.schema import load_sql
 
-from ..errors import WlaError
+from ..kernel.errors import WlaError
 
 SCHEMA_VERSION = 3
 TABLES = "tables"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..clock import LogClock
+from ..kernel.clock import LogClock
 from ..swf.fields import FIELDS
 from .catalog import log_facts
 from .file import Archive
@@ -32,7 +32,7 @@ def selection(archive: Archive, name: str, where: str | None = None,
     archive's notation (built through sqlglot's tree, never pasted)."""
     from sqlglot import exp
 
-    from ..clean.predicate import predicate_condition
+    from .predicate import predicate_condition
 
     cond: exp.Expression = exp.column("log_id").eq(exp.Literal.number(archive.log_id(name)))
     if where is None and exclude is None:
@@ -57,6 +57,6 @@ def log_select(archive: Archive, name: str, where: str | None = None,
 
 def log_query(archive: Archive, name: str, where: str | None = None, exclude: str | None = None) -> str:
     """log_select as DuckDB SQL."""
-    from ..statements import text
+    from ..kernel.statements import text
 
     return text(log_select(archive, name, where, exclude))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..jit import njit
+from ..kernel.jit import njit
 from .fields import EXACT_DOUBLE_LIMIT, FIELDS, FLOAT_FIELDS, INT64_MIN, INT_FIELDS, NFIELDS
 from .tokenizer import IS_INT, MAX_DECIMALS, POW10, SLOT, is_space
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ..errors import LineError, shorten
+from ..kernel.errors import LineError, shorten
 from .fields import EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX, INT64_MIN, NFIELDS
 
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")

@@ -14,7 +14,7 @@ import os
 import stat
 import zlib
 
-from ..errors import InputError
+from ..kernel.errors import InputError
 from .limits import INFLATE_FLOOR, INFLATE_RATIO, MAX_LINE_BYTES
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BeyondLimits, ExtendedFormatError, InputError, LineError
+from ..kernel.errors import BeyondLimits, ExtendedFormatError, InputError, LineError
 from .fields import COLUMNS
 from .header import HeaderLine, leading_integer, parse_header_line
 from .instants import inside, job_problem, out_of_range, outside

@@ -12,7 +12,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..jit import njit
+from ..kernel.jit import njit
 from .fields import EXACT_DOUBLE_LIMIT, FIELDS, NFIELDS
 
 # Field k goes to slot SLOT[k] of the integer block when IS_INT[k], else of

@@ -18,8 +18,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.progress import Progress, tell
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.progress import Progress, tell
 
 from ..simulate import simulate
 from ..workload import Workload

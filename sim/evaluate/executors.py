@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 
 Task = Callable[[Any, Any], Any]
 IN_FLIGHT = 4  # tasks queued per worker: enough to keep it busy, few enough to stay small
@@ -211,7 +211,7 @@ def fill_runs(values: Any, task: Callable[[Any, int], tuple], shared: Any, runs:
               dask: str | None, progress: Any = None, after_first: Callable[[], None] | None = None) -> None:
     """Row i of `values` from task(shared, i) for runs 1..runs, on the
     executor the options ask for, each counted on `progress` as it comes."""
-    from wla.archive.progress import tell
+    from wla.archive.kernel.progress import tell
 
     done = 0
     tell(progress, done, runs, "")

@@ -16,8 +16,8 @@ import itertools
 from decimal import Decimal, InvalidOperation, Overflow, localcontext
 from typing import Any
 
-from wla.archive.errors import OptionError, UsageError
-from wla.archive.ranges import MAX_PROCESSORS, number, whole
+from wla.archive.kernel.errors import OptionError, UsageError
+from wla.archive.kernel.ranges import MAX_PROCESSORS, number, whole
 
 from ..predictors import MAX_BADNESS, parse_estimator
 from ..reference import LOAD_FACTORS

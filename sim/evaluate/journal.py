@@ -25,7 +25,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterator
 
-from wla.archive.errors import UsageError, WlaError, shorten, visible
+from wla.archive.kernel.errors import UsageError, WlaError, shorten, visible
 from wla.archive.swf.rawfile import not_regular, open_regular
 
 FORMAT = "wla sweep journal 2"

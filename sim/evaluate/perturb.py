@@ -23,7 +23,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 
 from ..workload import Workload
 

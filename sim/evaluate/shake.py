@@ -10,8 +10,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.progress import Progress
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.progress import Progress
 
 from ..simulate import simulate
 from ..workload import Workload

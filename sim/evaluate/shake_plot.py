@@ -7,8 +7,8 @@ import os
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.analysis.plot import save
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.plot import save
 
 from .shake import ShakeResult
 from .summary import METRIC_NAMES

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.progress import Progress, tell
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.progress import Progress, tell
 
 from ..simulate import check_settings, simulate
 from ..workload import Workload

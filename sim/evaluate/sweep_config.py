@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from wla.archive.clean.textfile import parse_toml, read_text
-from wla.archive.errors import UsageError, visible
+from wla.archive.kernel.errors import UsageError, visible
 
 from .grid import parse_grid
 

@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.analysis.plot import save
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.plot import save
 
 from .summary import METRIC_NAMES
 from .sweep import SweepResult

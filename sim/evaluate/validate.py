@@ -12,9 +12,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.errors import UsageError
-from wla.archive.names import for_shell
-from wla.archive.progress import Progress
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.names import for_shell
+from wla.archive.kernel.progress import Progress
 
 from ..simulate import simulate
 from .executors import fill_runs
@@ -35,7 +35,7 @@ SIMULATED = ("utilization", "throughput_per_hour", "wait_mean", "bounded_slowdow
 
 
 def _statistics(jobs: Any, P: int | None, clock, match: str, hurst_fit: str) -> tuple[dict, dict]:
-    from .stats.collect import scalar_statistics, workload_statistics
+    from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 
     stats = workload_statistics(jobs, P, clock, detail=False, match=match, hurst_fit=hurst_fit)
     return scalar_statistics(stats), stats
@@ -138,8 +138,9 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     resampling = Resampling(source, replace(base, seed=seed).checked())
     options = {"policy": "easy", **options, "seed": seed}
     study = ValidationStudy(resampling, options, match, hurst_fit)
+    from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
+
     from ..workload import from_frame
-    from .stats.collect import scalar_statistics, workload_statistics
 
     # the log: its statistics in full (the plots draw them), and a check of every option before any process starts
     original = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
@@ -167,7 +168,7 @@ def log_statistics(source: SourceLog, match: str = "stack", hurst_fit: str = "po
     """`wla stats`: every statistic of a log (or any stored workload), and
     the named numbers; `match` is the stack-depth rule, `hurst_fit` the line
     through the pox plot."""
-    from .stats.collect import scalar_statistics, workload_statistics
+    from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 
     stats = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
     return {"log": source.name, "statistics": stats, "scalars": scalar_statistics(stats)}

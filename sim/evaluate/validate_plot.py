@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.analysis.plot import save
+from wla.archive.kernel.plot import save
 
 from .validate import ValidationResult
 
@@ -19,7 +19,7 @@ COLUMNS = 6
 
 def plot_validation(result: ValidationResult, directory: str | os.PathLike) -> list[Path]:
     """Write histograms.png and pox.png into `directory`; the same validation gives the same bytes."""
-    from .stats.plot import pox_comparison
+    from wla.archive.analysis.stats.plot import pox_comparison
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 
 from ..workload import Workload
 

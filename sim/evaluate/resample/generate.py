@@ -31,9 +31,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
-from wla.archive.clock import WEEK
-from wla.archive.errors import UsageError
-from wla.archive.ranges import number, whole
+from wla.archive.kernel.clock import WEEK
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.ranges import number, whole
 
 from .pools import LONG_TERM, RARE, TEMPORARY, UserPools
 

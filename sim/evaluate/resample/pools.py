@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.clock import WEEK
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import WEEK
+from wla.archive.kernel.errors import UsageError
 
 LONG_TERM, TEMPORARY, DISCARDED, RARE = 0, 1, 2, 3
 CLASSES = ("long-term", "temporary", "discarded", "rare-behavior")

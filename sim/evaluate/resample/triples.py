@@ -7,8 +7,8 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 import numpy as np
-from wla.archive.clock import DAY, WEEK, LogClock
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import DAY, WEEK, LogClock
+from wla.archive.kernel.errors import UsageError
 
 from .pools import Triple
 
@@ -25,8 +25,8 @@ def _seconds(text: str, clock: LogClock, end: bool) -> float:
     END means the whole of that day."""
     if not text[0].isdigit() or "-" not in text[1:5]:
         return float(text)
-    from wla.archive.clean.predicate import submit_seconds
-    from wla.archive.errors import PredicateError
+    from wla.archive.kernel.errors import PredicateError
+    from wla.archive.store.predicate import submit_seconds
 
     try:
         if end and _DAY_ONLY.match(text):

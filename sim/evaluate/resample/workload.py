@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from wla.archive.clock import LogClock
-from wla.archive.errors import UsageError
-from wla.archive.names import for_shell
+from wla.archive.kernel.clock import LogClock
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.names import for_shell
 
 from ...workload import Workload, from_frame
 from .generate import ResampleSettings, assemble, plan

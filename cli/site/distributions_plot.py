@@ -8,9 +8,8 @@ import os
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-
-from ..analysis.plot import save
-from ..processors import job_processors
+from wla.archive.kernel.plot import save
+from wla.archive.kernel.processors import job_processors
 
 
 def size_bins(procs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,10 @@ says so in one line on stderr: numba announces each compile its cache
 could not spare, and only then. `cache_state` says, without compiling,
 whether the cache holds a part for this machine and this source, and
 `warm` compiles what it lacks (`wla doctor`, `wla doctor --warm`).
+
+The parts are not named here: the kernel is the floor every other stands on,
+so the packages that compile register theirs (`register`) when imported, and
+`wla.sim.doctor.compiled_parts` imports them all.
 """
 from __future__ import annotations
 
@@ -47,15 +51,18 @@ class Part:
 
 
 # Every module that compiles with `njit` belongs to one part (tests/test_startup.py).
-PARTS = (
-    Part("the SWF reader and writer", ("wla.archive.swf.tokenizer", "wla.archive.swf.layout"),
-         ("wla.archive.swf.tokenizer:warm", "wla.archive.swf.layout:warm"), 5),
-    Part("the simulator core", ("wla.sim.core", "wla.sim.conservative", "wla.sim.profile", "wla.sim.heap",
-                                "wla.sim.lists", "wla.sim.lastk"), ("wla.sim.warm:warm",), 20),
-    Part("the schedule check", ("wla.sim.invariants",), ("wla.sim.warm:warm",), 5),
-    Part("the workload statistics", ("wla.sim.evaluate.stats.locality", "wla.sim.evaluate.stats.users"),
-         ("wla.sim.evaluate.stats.locality:warm", "wla.sim.evaluate.stats.users:warm"), 3),
-)
+# The package that holds a part registers it when it is imported, before any
+# of its modules compiles: this module names none of them.
+PARTS: tuple[Part, ...] = ()
+
+
+def register(part: Part) -> Part:
+    """Make `part` one of wla's compiled parts (once; again changes nothing)."""
+    global PARTS
+    if all(p.name != part.name for p in PARTS):
+        PARTS = PARTS + (part,)
+    return part
+
 
 _compiles = {"listening": False, "told": set(), "skip_blas_probe": False}
 
@@ -286,9 +293,11 @@ def cache_state(part: Part) -> dict:
     return {"part": part.name, "state": state, "folder": folders[0] if folders else None}
 
 
-def warm(parts: tuple[Part, ...] = PARTS) -> list[dict]:
-    """Load each part of `parts` through the path real runs take, compiling
-    (with the notice) the ones the cache lacks; their states after."""
+def warm(parts: tuple[Part, ...] | None = None) -> list[dict]:
+    """Load each part of `parts` (every part registered so far when None)
+    through the path real runs take, compiling (with the notice) the ones
+    the cache lacks; their states after."""
+    parts = PARTS if parts is None else parts
     done: set[str] = set()
     for part in parts:
         if cache_state(part)["state"] != "warm":

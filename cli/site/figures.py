@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-
-from ..clock import log_clock
-from ..errors import UsageError
+from wla.archive.kernel.clock import log_clock
+from wla.archive.kernel.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -36,10 +35,11 @@ KINDS = {
 def draw_figures(jobs: pd.DataFrame, facts: dict, root: Path, paths: dict[str, str]) -> list[Drawn]:
     """Every figure of the log whose `jobs` and `facts` (log_jobs) are given,
     written to `root` / paths[kind]."""
-    from ..analysis.capacity_plot import plot_capacity
-    from ..analysis.cycles import arrival_cycles
-    from ..analysis.cycles_plot import plot_cycles
-    from ..analysis.flurries_plot import plot_flurries
+    from wla.archive.analysis.capacity_plot import plot_capacity
+    from wla.archive.analysis.cycles import arrival_cycles
+    from wla.archive.analysis.cycles_plot import plot_cycles
+    from wla.archive.analysis.flurries_plot import plot_flurries
+
     from .distributions_plot import plot_distributions
 
     name = facts["name"]

@@ -14,6 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from ...kernel.jit import Part, register
+
+# Registered before any module here compiles (the package is imported first).
+register(Part("the workload statistics", ("wla.archive.analysis.stats.locality", "wla.archive.analysis.stats.users"),
+              ("wla.archive.analysis.stats.locality:warm", "wla.archive.analysis.stats.users:warm"), 3))
+
 # Every distribution is reported with these, in this order (None when empty).
 SUMMARY_KEYS = ("count", "mean", "median", "p10", "p90")
 

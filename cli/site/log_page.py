@@ -4,11 +4,10 @@ the figures are drawn apart (figures.py) from the same jobs."""
 from __future__ import annotations
 
 import pandas as pd
-
-from ..analysis.quality import COUNTS
-from ..errors import UsageError
-from ..plain import plain, records
-from ..store.file import Archive
+from wla.archive.analysis.quality import COUNTS
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.plain import plain, records
+from wla.archive.store.file import Archive
 
 # The logs row as the page lists it: the file first, then what the header
 # said, then what the archive uses. The layout is for export, not for people.
@@ -49,7 +48,7 @@ def quality_tables(row: dict) -> dict[str, list[tuple[str, object]]]:
 
 def flurry_table(jobs: pd.DataFrame, facts: dict) -> tuple[list[dict], str | None]:
     """Every flurry candidate (weekly, daily, dominant users), or why there are none to show."""
-    from ..analysis.flurries import flurries
+    from wla.archive.analysis.flurries import flurries
 
     try:
         report = flurries(jobs, unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"))
@@ -63,7 +62,7 @@ def flurry_table(jobs: pd.DataFrame, facts: dict) -> tuple[list[dict], str | Non
 
 def log_versions(archive: Archive, name: str) -> list[dict]:
     """The versions built from this original, in the order they were built."""
-    from ..clean.versions import versions
+    from wla.archive.clean.versions import versions
 
     frame = versions(archive, name)
     return records(frame)
@@ -72,7 +71,7 @@ def log_versions(archive: Archive, name: str) -> list[dict]:
 def header_audit(archive: Archive, name: str) -> dict:
     """The header audit: what each header line claims against what the jobs
     show, its verdict, and one line per claim the jobs contradict."""
-    from ..analysis import header_audit as audit
+    from wla.archive.analysis import header_audit as audit
 
     frame = audit.header_audit(archive, name)
     return {"verdict": audit.verdict(frame), "mismatches": audit.mismatch_lines(frame),

@@ -1,12 +1,12 @@
 """Values as the pages show them: unknown as '-', shares as percentages,
-and as JSON's plain types (archive/plain.py, as every --json writes them),
+and as JSON's plain types (archive/kernel/plain.py, as every --json writes them),
 so the catalog's cells carry the same values `wla ls --json` prints."""
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from ..plain import plain
+from wla.archive.kernel.plain import plain
 
 PERCENT = {"utilization", "ceiling_share", "share", "proc_seconds_share"}
 # Numbers that name something (a job, a line, a user): written without thousands separators.

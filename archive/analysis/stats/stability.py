@@ -6,7 +6,7 @@ copy at a raised load) asks for more than the machine can give.
 from __future__ import annotations
 
 import numpy as np
-from wla.archive.clock import DAY, WEEK
+from wla.archive.kernel.clock import DAY, WEEK
 
 # Interval lengths reported, by name: a month is 30 days.
 PERIODS = {"day": DAY, "week": WEEK, "two_weeks": 2 * WEEK, "month": 30 * DAY}

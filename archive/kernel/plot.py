@@ -11,7 +11,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 
-from ..clock import DAY, LogClock
+from .clock import DAY, LogClock
 
 
 def period_axis(clock: LogClock, periods: np.ndarray, length: int) -> tuple[np.ndarray, float, bool]:

@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UsageError, WlaError, shorten, visible
+from wla.archive.kernel.errors import UsageError, WlaError, shorten, visible
 
 MARKER = ".wla-site"
 FORMAT = "wla-site manifest 1"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.errors import UsageError
+from wla.archive.kernel.errors import UsageError
 
 UNIT = 600.0  # seconds per value of the series
 FACTOR = 1.2  # successive block sizes

@@ -15,11 +15,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import WlaError
-from ..progress import Progress, tell
-from ..resolve import resolve
-from ..store.file import Archive
-from ..store.listing import listing
+from wla.archive.kernel.errors import WlaError
+from wla.archive.kernel.progress import Progress, tell
+from wla.archive.resolve import resolve
+from wla.archive.store.file import Archive
+from wla.archive.store.listing import listing
+
 from .folder import opened
 from .paths import INDEX, STATIC, Layout, stems
 
@@ -87,7 +88,8 @@ def _unlisted(archive: Archive, listed) -> list[dict]:
 
 def _no_jobs(name: str) -> dict:
     """The quality report's row of a log without jobs: nothing to count."""
-    from ..analysis.quality import COUNTS
+    from wla.archive.analysis.quality import COUNTS
+
     from .log_page import USAGE
 
     return {"name": name, "jobs": 0, **dict.fromkeys(COUNTS, 0), **dict.fromkeys(USAGE)}
@@ -140,7 +142,8 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
                progress: Progress | None = None) -> SiteResult:
     """Write the catalog site of `archive` (or of the `logs` named, with the
     logs their pages link to) into `out_dir`; return what was written."""
-    from ..plain import plain
+    from wla.archive.kernel.plain import plain
+
     from .links import check_links
 
     root = Path(out_dir)
@@ -162,10 +165,10 @@ def build_site(archive: Archive, out_dir: str | os.PathLike, logs: list[str] | N
 def _make(archive: Archive, root: Path, names: list[str], rows: list[dict], listed, progress) -> SiteResult:
     """The site of `names`, written into `root`, a new folder of its own."""
     import wla
+    from wla.archive.analysis.jobs import log_jobs
+    from wla.archive.analysis.quality import quality
+    from wla.archive.kernel.plain import records
 
-    from ..analysis.jobs import log_jobs
-    from ..analysis.quality import quality
-    from ..plain import records
     from .catalog_page import NUMERIC, catalog_rows
     from .figures import KINDS, draw_figures
     from .log_page import log_page

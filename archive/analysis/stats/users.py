@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.jit import njit
+from wla.archive.kernel.jit import njit
 
 from . import summarize
 

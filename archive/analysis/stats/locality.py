@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.clock import DAY
-from wla.archive.errors import UsageError
-from wla.archive.jit import njit
+from wla.archive.kernel.clock import DAY
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.jit import njit
 
 from . import summarize
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..store.listing import Listing
+from wla.archive.store.listing import Listing
+
 from .values import as_json, shown, sort_key
 
 NUMERIC = {"months", "machine_size", "users", "jobs", "utilization"}

@@ -8,13 +8,13 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..clean.provenance import provenance_json
-from ..clean.versions import lineage
-from ..errors import WlaError
-from ..output import write_bytes
-from ..plain import plain
-from ..store.export import swf_bytes
-from ..store.file import Archive
+from wla.archive.clean.provenance import provenance_json
+from wla.archive.clean.versions import lineage
+from wla.archive.kernel.errors import WlaError
+from wla.archive.kernel.output import write_bytes
+from wla.archive.kernel.plain import plain
+from wla.archive.store.export import swf_bytes
+from wla.archive.store.file import Archive
 
 DECISION_COLUMNS = ["version", "step", "rule", "line_no", "job", "action", "field", "old_value", "new_value",
                     "reason"]

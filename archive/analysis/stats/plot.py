@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 from wla.archive.analysis.cycles_plot import plot_cycles
-from wla.archive.analysis.plot import save
-from wla.archive.clock import DAY
-from wla.archive.errors import UsageError
+from wla.archive.kernel.clock import DAY
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.plot import save
 
 from .collect import ATTRIBUTES
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 from wla.archive.analysis.cycles import arrival_cycles
-from wla.archive.clock import LogClock
-from wla.archive.errors import UsageError
-from wla.archive.processors import processors
+from wla.archive.kernel.clock import LogClock
+from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.processors import processors
 
 from .hurst import UNIT, hurst_rs
 from .locality import MIN_JOBS, TIME_TOLERANCE, bins_locality, stack_depth

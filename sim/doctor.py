@@ -8,11 +8,28 @@ import os
 import platform
 from importlib import metadata
 
-from . import jit
-from .context import archive_path
+import wla.archive.analysis.stats  # noqa: F401  (registers the statistics' compiled part)
+import wla.archive.swf  # noqa: F401  (registers the SWF reader's)
+from wla.archive.context import archive_path
+from wla.archive.kernel import jit
+
+from . import parts  # noqa: F401  (the simulator's; wla.sim imports it first anyway)
 
 # The libraries whose versions decide what wla computes and how fast it starts.
 LIBRARIES = ("duckdb", "numba", "numpy", "pandas", "scipy", "sqlglot")
+
+
+# The order `wla doctor` lists the parts in: the reader, the simulator, the statistics.
+ORDER = ("wla.archive.swf.", "wla.sim.", "wla.archive.analysis.stats.")
+
+
+def compiled_parts() -> tuple[jit.Part, ...]:
+    """Every compiled part of wla (the packages that hold one are imported
+    here, which registers them), in the order of ORDER."""
+    def rank(part: jit.Part) -> int:
+        return next((i for i, prefix in enumerate(ORDER) if part.modules[0].startswith(prefix)), len(ORDER))
+
+    return tuple(sorted(jit.PARTS, key=rank))
 
 
 def _version(distribution: str) -> str | None:
@@ -31,7 +48,8 @@ def doctor(archive: str | os.PathLike | None = None, warm: bool = False) -> dict
     from wla import __version__
 
     path = os.path.abspath(archive_path(archive))
-    states = jit.warm() if warm else [jit.cache_state(part) for part in jit.PARTS]
+    every = compiled_parts()
+    states = jit.warm(every) if warm else [jit.cache_state(part) for part in every]
     return {
         "wla": __version__,
         "python": platform.python_version(),
