@@ -39,11 +39,11 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import TokenType
 from wla.schema import load_sql
 
-from ..errors import InputError, InvalidName, RuleError, one_line
-from ..names import check_name
-from ..swf.fields import COLUMNS, FIELDS
-from .predicate import split_statements
-from .textfile import read_text
+from ...errors import InputError, InvalidName, RuleError, one_line
+from ...names import check_name
+from ...swf.fields import COLUMNS, FIELDS
+from ..predicate import split_statements
+from ..textfile import read_text
 
 JOB_COLUMNS: tuple[str, ...] = ("line_no", *COLUMNS)
 PARAM_TYPES = ("integer", "number", "boolean", "text", "integers", "predicate", "time")
@@ -435,7 +435,7 @@ def _folder_rules(name: str) -> list[Path]:
     """The *.sql files of a folder given, each a readable regular file: a
     folder that cannot be listed would otherwise add no rules without a
     word, and a FIFO named x.sql would wait for a writer forever."""
-    from ..swf.rawfile import not_regular, open_regular
+    from ...swf.rawfile import not_regular, open_regular
 
     try:
         mode = os.stat(name).st_mode
