@@ -36,7 +36,7 @@ KINDS = {
 def draw_figures(jobs: pd.DataFrame, facts: dict, root: Path, paths: dict[str, str]) -> list[Drawn]:
     """Every figure of the log whose `jobs` and `facts` (log_jobs) are given,
     written to `root` / paths[kind]."""
-    from ..analysis.capacity_plot import plot_capacity
+    from ..analysis.capacity.plot import plot_capacity
     from ..analysis.cycles import arrival_cycles
     from ..analysis.cycles_plot import plot_cycles
     from ..analysis.flurries_plot import plot_flurries

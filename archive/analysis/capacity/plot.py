@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..clock import DAY, log_clock
-from .capacity import daily_utilization
-from .plot import date_axis, period_axis, save
+from ...clock import DAY, log_clock
+from ..plot import date_axis, period_axis, save
+from .report import daily_utilization
 
 
 def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
