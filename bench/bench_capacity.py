@@ -43,7 +43,7 @@ def best(repeat: int, fn):
 def main() -> None:
     from wla.archive import open as open_archive
     from wla.archive.analysis.capacity import capacity_report
-    from wla.archive.analysis.capacity_choice import NODE_LIMIT, SIZE_LIMIT, capacity_deletions
+    from wla.archive.analysis.capacity.choice import NODE_LIMIT, SIZE_LIMIT, capacity_deletions
     from wla.archive.store.ingest import ingest
     from wla.archive.store.select import log_query
 

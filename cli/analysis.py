@@ -133,7 +133,7 @@ def capacity_cmd(
 ) -> None:
     """Utilization exceptions, their components, the observed ceiling, and what the capacity rule would delete."""
     from wla.archive.analysis.capacity import capacity_report
-    from wla.archive.analysis.capacity_choice import capacity_deletions  # scipy only here
+    from wla.archive.analysis.capacity.choice import capacity_deletions  # scipy only here
     from wla.archive.store.catalog import machine_size
 
     with progress.display("capacity", "programs", quiet=as_json) as shown:
@@ -144,7 +144,7 @@ def capacity_cmd(
             data["rule"] = capacity_deletions(jobs, size, slack=slack, threshold=threshold, node_limit=node_limit,
                                               size_limit=size_limit, **clock, progress=shown)
         if plot:
-            from wla.archive.analysis.capacity_plot import plot_capacity
+            from wla.archive.analysis.capacity.plot import plot_capacity
 
             plot_capacity(jobs, size, plot, title=f"{facts['name']}: daily utilization", **clock)
     show(data, as_json, partial(text.capacity, log=facts["name"], dated=partial(_dated, clock)))

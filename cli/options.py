@@ -26,7 +26,7 @@ SIM = "wla.sim.simulate:simulate"
 INGEST = "wla.archive.store.ingest:ingest"
 CONVERT = "wla.archive.convert.records:convert"
 FLURRIES = "wla.archive.analysis.flurries:flurries"
-CAPACITY = "wla.archive.analysis.capacity_choice:capacity_deletions"
+CAPACITY = "wla.archive.analysis.capacity.choice:capacity_deletions"
 
 
 def from_library(*names: str, source: str, also: tuple[str, ...] = (), **kw: Any) -> Any:
@@ -126,7 +126,7 @@ Dominance = from_library("--dominance", source=f"{FLURRIES}.dominance",
 Top = from_library("--top", source=f"{FLURRIES}.top", help="Top users shown per candidate week or day")
 Level = typer.Option(None, "--level", help="Utilization to stay above [default: half the median week]")
 Slack = from_library("--slack", source=f"{CAPACITY}.slack",
-                     also=("wla.archive.analysis.capacity:capacity_report.slack",),
+                     also=("wla.archive.analysis.capacity.report:capacity_report.slack",),
                      help="Seconds of overlap ignored as timing slop")
 Threshold = from_library("--threshold", source=f"{CAPACITY}.threshold",
                          help="Largest share of jobs or utilization a deletion may remove")

@@ -24,6 +24,8 @@ from wla.archive.kernel import ranges
 from wla.archive.kernel.errors import InputError, UsageError
 from wla.archive.swf.rawfile import open_regular
 
+from .seeds import stream
+
 if TYPE_CHECKING:
     from .result import SimResult
 
@@ -124,7 +126,7 @@ def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequen
         raise UsageError(f"the mix has {len(whole)} full-machine job(s) but {len(arrivals)} arrival time(s) "
                          f"were given (--full-at T, once per job)")
 
-    ordinary = ordinary[np.random.default_rng(seed).permutation(len(ordinary))]
+    ordinary = ordinary[stream(seed).permutation(len(ordinary))]
     parts = np.array_split(ordinary, batches)
     rows = np.concatenate([ordinary, whole])
     submit = np.concatenate([np.full(len(p), b * gap) for b, p in enumerate(parts)] + [np.array(arrivals)])

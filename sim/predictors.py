@@ -20,6 +20,8 @@ import numpy as np
 from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.ranges import MAX_COUNT
 
+from .seeds import stream
+
 KINDS = ("user", "exact", "badness", "last")
 # Badness factors up to a million: estimates stay finite (run times are at
 # most 2**53 s) and far past any factor studied (0 to 10 or so).
@@ -73,6 +75,6 @@ def scheduler_estimates(estimator: Estimator, run: np.ndarray, own: np.ndarray,
     if estimator.kind == "exact":
         return run.copy()
     if estimator.kind == "badness":
-        draw = np.random.default_rng(seed).random(len(run))
+        draw = stream(seed).random(len(run))
         return run + estimator.factor * run * draw
     return own.copy()

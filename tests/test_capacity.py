@@ -14,8 +14,8 @@ from conftest import data_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wla.archive.analysis.capacity import capacity_report, daily_utilization
-from wla.archive.analysis.capacity_choice import capacity_deletions
-from wla.archive.analysis.capacity_plot import plot_capacity
+from wla.archive.analysis.capacity.choice import capacity_deletions
+from wla.archive.analysis.capacity.plot import plot_capacity
 from wla.archive.analysis.quality import quality
 from wla.archive.kernel.errors import UsageError
 from wla.archive.store.select import log_query

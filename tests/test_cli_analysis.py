@@ -61,7 +61,7 @@ def test_capacity_json_report_and_rule(archive_file):
     assert out.status == 0, out.err
     got = json.loads(out.out)
     from wla.archive.analysis.capacity import capacity_report
-    from wla.archive.analysis.capacity_choice import capacity_deletions
+    from wla.archive.analysis.capacity.choice import capacity_deletions
     from wla.archive.analysis.quality import quality
 
     with open_archive(archive_file) as a:

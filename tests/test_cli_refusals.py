@@ -18,7 +18,7 @@ from cli_run import wla
 from conftest import make_jobs
 from wla.archive import open as open_archive
 from wla.archive.analysis.capacity import capacity_report
-from wla.archive.analysis.capacity_choice import capacity_deletions
+from wla.archive.analysis.capacity.choice import capacity_deletions
 from wla.archive.analysis.flurries import flurries
 from wla.archive.analysis.load import load_profile
 from wla.archive.convert.records import to_swf

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import wla
 from sqlglot import exp
-from wla.archive.analysis import capacity_choice
+from wla.archive.analysis.capacity import choice as capacity_choice
 from wla.archive.clean.bind import bind
 from wla.archive.clean.rules import load_rules
 from wla.archive.convert.recovery import CLOCK_ALLOWANCE, normalize_span, positive_or_unknown

@@ -15,7 +15,7 @@ import pytest
 from cli_run import wla
 from conftest import data_dir
 from wla.archive import open as open_archive
-from wla.archive.analysis.capacity_choice import capacity_deletions
+from wla.archive.analysis.capacity.choice import capacity_deletions
 from wla.archive.analysis.jobs import log_jobs
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe

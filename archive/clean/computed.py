@@ -22,7 +22,7 @@ def _capacity_params(params: dict, facts: dict) -> dict:
 
 def _capacity_drops(jobs: pd.DataFrame, params: dict, facts: dict,
                     progress: Parts | None = None) -> tuple[pd.DataFrame, str]:
-    from ..analysis.capacity_choice import capacity_deletions  # scipy loads only when the rule runs
+    from ..analysis.capacity.choice import capacity_deletions  # scipy loads only when the rule runs
 
     choice = capacity_deletions(jobs, params["capacity"], slack=params["slack"],
                                 threshold=params["threshold"], node_limit=params["node_limit"],

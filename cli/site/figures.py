@@ -35,7 +35,7 @@ KINDS = {
 def draw_figures(jobs: pd.DataFrame, facts: dict, root: Path, paths: dict[str, str]) -> list[Drawn]:
     """Every figure of the log whose `jobs` and `facts` (log_jobs) are given,
     written to `root` / paths[kind]."""
-    from wla.archive.analysis.capacity_plot import plot_capacity
+    from wla.archive.analysis.capacity.plot import plot_capacity
     from wla.archive.analysis.cycles import arrival_cycles
     from wla.archive.analysis.cycles_plot import plot_cycles
     from wla.archive.analysis.flurries_plot import plot_flurries

@@ -41,12 +41,6 @@ RULES = {
 FLOOR_SECONDS = 1.0
 
 
-def run_rng(seed: int, run: int) -> np.random.Generator:
-    """The generator of run `run` of a study seeded `seed`: a function of the
-    two numbers alone, so runs can be done in any order, anywhere."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy=int(seed), spawn_key=(int(run),))))
-
-
 def check_shaking(attribute: str, degree: float, relative: float | None, jobs: float) -> None:
     if attribute not in ATTRIBUTES:
         raise UsageError(f"--attribute is one of {', '.join(ATTRIBUTES)}, not {attribute!r}")

@@ -13,10 +13,11 @@ import numpy as np
 from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.progress import Progress
 
+from ..seeds import run_rng
 from ..simulate import simulate
 from ..workload import Workload
 from .executors import fill_runs
-from .perturb import RULES, check_shaking, perturb, run_rng
+from .perturb import RULES, check_shaking, perturb
 from .summary import (
     METRIC_NAMES,
     RANGES,

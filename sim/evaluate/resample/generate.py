@@ -35,6 +35,7 @@ from wla.archive.kernel.clock import WEEK
 from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.ranges import number, whole
 
+from ...seeds import stream
 from .pools import LONG_TERM, RARE, TEMPORARY, UserPools
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     initial = s.load * (s.temporary if s.temporary is not None else pools.initial_temporary)
     rate = s.load * (s.arrival_rate if s.arrival_rate is not None else pools.arrival_rate)
     _check(n_long, initial, rate, s.rb_npw, len(long_pool), len(temp_pool), len(rare_pool))
-    rng = np.random.Generator(np.random.PCG64(s.seed))
+    rng = stream(s.seed)
     b = _Builder(pools, submit, weeks)
     active = pools.active_weeks()
     first_week = (pools.first // WEEK).astype(np.int64)

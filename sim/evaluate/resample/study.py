@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import numpy as np
-
+from ...seeds import run_seed
 from ...workload import Workload
 from .generate import ResampleSettings
 from .workload import Resampled, SourceLog, resample_source
-
-
-def run_seed(seed: int, run: int) -> int:
-    """The resampling seed of run `run` (63 bits, from numpy's SeedSequence)."""
-    return int(np.random.SeedSequence([int(seed), int(run)]).generate_state(1, np.uint64)[0]) >> 1
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ view counts them; all events of one instant are summed before usage is read.
 An exception is a start instant where usage exceeds the capacity; the jobs
 running then form a clique. Deleting a job only lowers usage, so exceptions
 that share no job are independent: they fall into components, each solved
-apart (capacity_programs.py) before the rule chooses (capacity_choice.py).
+apart (programs.py) before the rule chooses (choice.py).
 """
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from wla.archive.kernel.errors import UsageError
 
-from ..kernel.clock import DAY
-from ..kernel.errors import UsageError
-from ..kernel.processors import job_processors
-from ..kernel.ranges import MAX_PROCESSORS, number, whole
+from ...kernel.clock import DAY
+from ...kernel.processors import job_processors
+from ...kernel.ranges import MAX_PROCESSORS, number, whole
 
 MAX_HELD = 2**40  # processors one job is counted as holding, at the most
 

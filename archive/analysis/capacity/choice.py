@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from wla.archive.kernel.errors import UsageError
 
-from ..kernel.clock import local_time, log_clock
-from ..kernel.errors import UsageError
-from ..kernel.progress import Parts
-from ..kernel.ranges import MAX_COUNT, MAX_WORKERS, number, whole
-from .capacity import (
+from ...kernel.clock import local_time, log_clock
+from ...kernel.progress import Parts
+from ...kernel.ranges import MAX_COUNT, MAX_WORKERS, number, whole
+from .programs import Problem, component_problems, solve_all
+from .report import (
     NO_STARTS,
     Held,
     check_capacity,
@@ -28,7 +29,6 @@ from .capacity import (
     starts_known,
     usage_profile,
 )
-from .capacity_programs import Problem, component_problems, solve_all
 
 OBJECTIVES = {"L": "jobs", "S": "processor-seconds"}
 _GOALS = {"L": "minimize deleted jobs", "S": "minimize deleted processor-seconds"}

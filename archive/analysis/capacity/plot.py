@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..kernel.clock import DAY, log_clock
-from ..kernel.plot import date_axis, period_axis, save
-from .capacity import daily_utilization
+from ...kernel.clock import DAY, log_clock
+from ...kernel.plot import date_axis, period_axis, save
+from .report import daily_utilization
 
 
 def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,

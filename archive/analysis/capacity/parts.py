@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from .capacity_highs import mip, relaxation
+from .highs import mip, relaxation
 
 if TYPE_CHECKING:
-    from .capacity_programs import Problem
+    from .programs import Problem
 
 # An LP value above this counts as part of a deletion (the simplex's
 # tolerances are far smaller than any job's share).

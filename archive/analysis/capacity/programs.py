@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ..kernel.progress import Parts
-from .capacity import Cliques, Held
-from .capacity_highs import Found, mip, quiet, relaxation
-from .capacity_parts import greedy, in_parts
+from ...kernel.progress import Parts
+from .highs import Found, mip, quiet, relaxation
+from .parts import greedy, in_parts
+from .report import Cliques, Held
 
 
 @dataclass(frozen=True, eq=False)
