@@ -40,7 +40,7 @@ def ingest_cmd(
             done.append(r)
             shown(len(done), total, f"{sum(d.jobs for d in done):,} jobs")
 
-        results = ingest(a, paths, lenient=lenient, replace=replace, name=name,
+        results = ingest(a, files, lenient=lenient, replace=replace, name=name,
                          workers=workers, on_result=report)
     typer.echo(text.ingest(results, time.perf_counter() - t0))
     failed = any(r.status == "failed" for r in results)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 from sqlglot import exp
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import UsageError, WlaError
 from wla.archive.kernel.statements import comment_on_table, copy_to_parquet, create_table, run
 from wla.archive.store.file import Archive, one_line
 
@@ -30,11 +30,10 @@ def save_parquet(result: SimResult, path: str | os.PathLike) -> Path:
 
 def _saved_by_wla(path: Path) -> bool:
     try:
-        rows = duckdb.execute("SELECT count(*) FROM parquet_kv_metadata(?) WHERE key = ?",
-                              [str(path), KEY]).fetchone()
-    except duckdb.Error:
+        parquet_settings(path)
+    except (WlaError, duckdb.Error, ValueError):  # not Parquet, no settings, settings not JSON
         return False
-    return bool(rows and rows[0])
+    return True
 
 
 def check_target(target: str | None, force: bool = False) -> None:

@@ -21,6 +21,7 @@ from wla.archive.kernel.ranges import MAX_PROCESSORS, number, whole
 
 from ..predictors import MAX_BADNESS, parse_estimator
 from ..reference import LOAD_FACTORS
+from .resample.generate import MAX_USERS
 
 PARAMETERS = {
     # grid name: (simulate()'s keyword, kind of value)
@@ -42,7 +43,7 @@ RANGES = {
     "load": lambda v: number("load", v, *LOAD_FACTORS),
     "badness": lambda v: number("badness", v, 0, MAX_BADNESS),
     "procs": lambda v: whole("procs", v, 1, MAX_PROCESSORS),
-    "rb_npw": lambda v: number("rb_npw", v, 0, 1e7),
+    "rb_npw": lambda v: number("rb_npw", v, 0, MAX_USERS),
 }
 # Digits a grid's number may have after the point: more than any parameter
 # needs, few enough that no range spins on its count or its rounding.

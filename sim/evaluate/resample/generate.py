@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 MAX_WEEKS = 100_000
+MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all)
 # activity: the spec's, a random week of the user's activity (every long-term
 # user active in week 0); cycle: a random week of its cycle of activity and
 # restart gap, so that as many are active at the start as on average later.
@@ -68,9 +69,9 @@ class ResampleSettings:
             weeks=None if self.weeks is None else whole("weeks", self.weeks, 1, MAX_WEEKS),
             load=number("load", self.load, 1e-6, 1e6),
             long_term=None if self.long_term is None else whole("long-term", self.long_term, 0, 10**7),
-            temporary=None if self.temporary is None else number("temporary", self.temporary, 0, 1e7),
-            arrival_rate=None if self.arrival_rate is None else number("arrival-rate", self.arrival_rate, 0, 1e7),
-            rb_npw=number("rb-npw", self.rb_npw, 0, 1e7),
+            temporary=None if self.temporary is None else number("temporary", self.temporary, 0, MAX_USERS),
+            arrival_rate=None if self.arrival_rate is None else number("arrival-rate", self.arrival_rate, 0, MAX_USERS),
+            rb_npw=number("rb-npw", self.rb_npw, 0, MAX_USERS),
             seed=whole("seed", self.seed, 0, 2**63 - 1), phase=self.phase)
 
     def as_dict(self) -> dict:
