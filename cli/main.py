@@ -10,7 +10,7 @@ import warnings
 
 import typer
 from wla.archive.kernel import jit
-from wla.archive.kernel.errors import Escaped, OptionError, WlaError, one_line
+from wla.archive.kernel.errors import Escaped, ParameterError, WlaError, one_line
 
 from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, simulation, website  # noqa: F401  (register their commands)
 from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)
@@ -58,8 +58,8 @@ def main() -> None:
 def failure(error: BaseException) -> tuple[int, str | None]:
     """The exit status and the one line (None: say nothing) for an exception
     that ended a command."""
-    if isinstance(error, OptionError):
-        return 1, f"{_spelled(error.name)} {error.problem}"
+    if isinstance(error, ParameterError):
+        return 1, " ".join(error.spelled(_spelled).split())
     if isinstance(error, WlaError):
         return 1, " ".join(line.strip() for line in str(error).splitlines() if line.strip())
     duckdb = sys.modules.get("duckdb")  # not loaded: none of its errors can have happened

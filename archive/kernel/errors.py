@@ -3,6 +3,7 @@ and below) print as one line they can act on; the rest carry a problem
 inside wla to where it is reported (LineError, BeyondLimits, Escaped)."""
 from __future__ import annotations
 
+import re
 import unicodedata
 
 
@@ -76,14 +77,31 @@ class InvalidName(WlaError):
     """A log, version or rule name that is not one line of visible text."""
 
 
-class OptionError(UsageError):
+class ParameterError(UsageError):
+    """Arguments that do not fit, in the words of the Python API: each
+    parameter the message names is written {name} in `template` and listed
+    in `names`. Python shows it as the parameter (`load_factor`); the command
+    line as its option (`--load-factor`), through `spelled`."""
+
+    def __init__(self, template: str, *names: str):
+        self.template = template
+        self.names = names
+        super().__init__(self.spelled(lambda name: name))
+
+    def spelled(self, spell) -> str:
+        """The message with each named parameter written as `spell` writes it."""
+        return re.sub(r"\{([a-z_][a-z0-9_]*)\}",
+                      lambda m: spell(m[1]) if m[1] in self.names else m[0], self.template)
+
+
+class OptionError(ParameterError):
     """A parameter outside its range. `name` is the Python parameter; the
     command line shows its option instead (`--load-factor` for load_factor)."""
 
     def __init__(self, name: str, problem: str):
         self.name = name
         self.problem = problem
-        super().__init__(f"{name} {problem}")
+        super().__init__("{%s} %s" % (name, problem), name)
 
 
 class EmptyVersion(WlaError):
