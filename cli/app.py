@@ -14,7 +14,6 @@ from wla.archive.context import Context
 from wla.archive.kernel.errors import Escaped
 
 from . import options
-from .coercion import plain_coercion
 
 # The help lists the commands as the work flows: logs in, looked at, cleaned,
 # published, simulated.
@@ -45,15 +44,6 @@ class _Commands(TyperGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
-
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
-        plain_coercion(self, ctx)  # the run's own options, then the command's: no pydantic (coercion.py)
-        return super().parse_args(ctx, args)
-
-    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
-        name, command, rest = super().resolve_command(ctx, args)
-        plain_coercion(command, ctx)
-        return name, command, rest
 
     def invoke(self, ctx: typer.Context) -> Any:
         try:

@@ -1,8 +1,11 @@
 """Every option and argument of the command line, declared once.
 
-A default passed on to the library is the library's own (`from_library`
-reads it from the function's signature); the few defaults that belong to
-the command line itself (how output is shown) are marked `shown_by_cli`.
+The simulator's, the studies' and the resampling's options are built from
+their settings classes (cli/settings.py), which declare each setting once.
+Another option passed on to the library restates the library parameter's
+default (`from_library`; tests/test_cli_options.py holds them equal); the
+few defaults that belong to the command line itself (how output is shown)
+are marked `shown_by_cli`.
 Files and folders are checked by wla's own code, which says in one line
 what is wrong (typer's `readable` check would print a usage box, status 2).
 """
@@ -14,26 +17,28 @@ import typer
 import wla
 from wla.archive.context import DEFAULT_PATH, ENV_PATH
 from wla.archive.kernel.names import ORIGINAL
+from wla.sim.evaluate.resample.settings import ResampleSettings
 
-from .defaults import library_default
+from .settings import option
 
 # (option, the library parameters it is passed to): tests compare the defaults.
 LIBRARY: list[tuple[Any, tuple[str, ...]]] = []
 # Options whose default is the command line's own.
 CLI_ONLY: list[Any] = []
 
-SIM = "wla.sim.simulate:simulate"
 INGEST = "wla.archive.store.ingest:ingest"
 CONVERT = "wla.archive.convert.records:convert"
 FLURRIES = "wla.archive.analysis.flurries:flurries"
 CAPACITY = "wla.archive.analysis.capacity.choice:capacity_deletions"
 
 
-def from_library(*names: str, source: str, also: tuple[str, ...] = (), **kw: Any) -> Any:
-    """An option whose default is that of the library parameter `source`
-    ("module:function.parameter"); `also` names other parameters it feeds."""
-    function, _, parameter = source.rpartition(".")
-    option = typer.Option(library_default(function, parameter), *names, **kw)
+def from_library(default: Any, *names: str, source: str, also: tuple[str, ...] = (), **kw: Any) -> Any:
+    """An option passed to the library parameter `source`
+    ("module:function.parameter"), whose default it restates (a test holds
+    the two equal); `also` names other parameters it feeds. The
+    simulator's and the studies' options are built from their settings
+    classes instead (settings.py)."""
+    option = typer.Option(default, *names, **kw)
     LIBRARY.append((option, (source, *also)))
     return option
 
@@ -93,12 +98,12 @@ Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
 
 Paths = typer.Argument(..., metavar='PATH', readable=False, help=".swf / .swf.gz files and folders")
-Lenient = from_library("--lenient", source=f"{INGEST}.lenient",
+Lenient = from_library(False, "--lenient", source=f"{INGEST}.lenient",
                        help="Keep bad lines in the rejects table instead of refusing the file")
-Replace = from_library("--replace", source=f"{INGEST}.replace", also=(f"{CONVERT}.replace",),
+Replace = from_library(False, "--replace", source=f"{INGEST}.replace", also=(f"{CONVERT}.replace",),
                        help="Replace a log of the same name holding a different file")
 Name = typer.Option(None, "--name", help="Log name (one file only) [default: the file's name]")
-Workers = from_library("--workers", source=f"{INGEST}.workers", help="Files parsed at once")
+Workers = from_library(2, "--workers", source=f"{INGEST}.workers", help="Files parsed at once")
 Records = typer.Argument(..., metavar='FILE', readable=False,
                          help="Accounting records: a CSV with named columns, or sacct --parsable2 output")
 RecordsFormat = typer.Option(..., "--format", "-f", help="csv or sacct")
@@ -109,7 +114,7 @@ Fact = typer.Argument(..., metavar='FACT', help="max-procs, unix-start-time or t
 Value = typer.Argument(..., metavar='VALUE')
 Query = typer.Argument(..., metavar='QUERY', help="One read-only SQL statement")
 SqlFormat = shown_by_cli("table", "--format", "-f", help="table, csv, json or parquet")
-ReadFiles = from_library("--read-files", source="wla.archive.store.file:open.read_files",
+ReadFiles = from_library(False, "--read-files", source="wla.archive.store.file:open.read_files",
                          help="Let the query read files (read_csv, read_parquet, ...)")
 ExportTo = typer.Option(..., "--output", "-o", readable=False,
                         help="FILE.swf, FILE.swf.gz (the file as ingested), FILE.parquet or FILE.csv")
@@ -118,23 +123,23 @@ ExportQuery = typer.Option(None, "--query", help="Export this query's rows inste
 # -- analyses -----------------------------------------------------------------------------
 
 Capacity = typer.Option(None, "--capacity", help="Processors of the machine [default: the log's machine size]")
-Candidate = from_library("--candidate", source=f"{FLURRIES}.candidate",
+Candidate = from_library(1.0, "--candidate", source=f"{FLURRIES}.candidate",
                          help="A user-week is a candidate at this many times the average weekly total")
-Large = from_library("--large", source=f"{FLURRIES}.large", help="... and a large flurry at this many times")
-Dominance = from_library("--dominance", source=f"{FLURRIES}.dominance",
+Large = from_library(5.0, "--large", source=f"{FLURRIES}.large", help="... and a large flurry at this many times")
+Dominance = from_library(0.25, "--dominance", source=f"{FLURRIES}.dominance",
                          help="A user with more than this share of the log's jobs dominates it")
-Top = from_library("--top", source=f"{FLURRIES}.top", help="Top users shown per candidate week or day")
+Top = from_library(3, "--top", source=f"{FLURRIES}.top", help="Top users shown per candidate week or day")
 Level = typer.Option(None, "--level", help="Utilization to stay above [default: half the median week]")
-Slack = from_library("--slack", source=f"{CAPACITY}.slack",
+Slack = from_library(0.0, "--slack", source=f"{CAPACITY}.slack",
                      also=("wla.archive.analysis.capacity.report:capacity_report.slack",),
                      help="Seconds of overlap ignored as timing slop")
-Threshold = from_library("--threshold", source=f"{CAPACITY}.threshold",
+Threshold = from_library(0.05, "--threshold", source=f"{CAPACITY}.threshold",
                          help="Largest share of jobs or utilization a deletion may remove")
 Solve = shown_by_cli(True, "--solve/--no-solve",
                      help="Also solve the integer programs and show the deletion the rule would make")
-NodeLimit = from_library("--node-limit", source=f"{CAPACITY}.node_limit",
+NodeLimit = from_library(5000, "--node-limit", source=f"{CAPACITY}.node_limit",
                          help="Branch-and-bound nodes HiGHS may search per program")
-SizeLimit = from_library("--size-limit", source=f"{CAPACITY}.size_limit",
+SizeLimit = from_library(20000, "--size-limit", source=f"{CAPACITY}.size_limit",
                          help="Nonzeros of the largest program solved whole; larger ones are solved in windows")
 
 # -- cleaning -------------------------------------------------------------------------------
@@ -150,29 +155,8 @@ PublishTo = typer.Option(..., "--output", "-o", readable=False, help="FILE.swf o
 
 SimLog = typer.Argument(None, metavar='LOG', help="Log to replay, or LOG@VERSION (or give --query)", show_default=False)
 SimQuery = typer.Option(None, "--query", help="Replay the rows of this read-only SQL query")
-Policy = from_library("--policy", source=f"{SIM}.policy", also=("wla.sim.esp:run_esp.policy",),
-                      help="easy, fcfs or conservative")
-Estimate = from_library("--estimate", source=f"{SIM}.estimate", help="user, exact, badness:F or last:K")
-Overrun = from_library("--overrun", source=f"{SIM}.overrun",
-                       help="Jobs running past their estimate: truncate, extend or keep")
-SimProcs = typer.Option(None, "--procs", help="Processors [default: MaxProcs, else MaxNodes]")
-Tau = from_library("--tau", source=f"{SIM}.tau", help="Bounded-slowdown threshold, seconds")
-Warmup = from_library("--warmup", source=f"{SIM}.warmup", help="Fraction of the first jobs simulated but not measured")
-StopAtLastArrival = from_library("--stop-at-last-arrival/--measure-to-end", source=f"{SIM}.stop_at_last_arrival",
-                                 help="Measure only jobs ending by the last arrival, utilization up to it")
-NotMeasured = typer.Option(None, "--exclude", help="Simulate but do not measure jobs matching this predicate")
-LoadFactor = from_library("--load-factor", source=f"{SIM}.load_factor", help="Divide interarrival times by this")
-Seed = from_library("--seed", source=f"{SIM}.seed", also=("wla.sim.esp:run_esp.seed",),
-                    help="Seed of every random draw (badness estimates, ESP batches)")
-Ties = from_library("--ties", source=f"{SIM}.ties", help="Simultaneous arrivals: log (log order) or reverse")
-Passes = from_library("--passes", source=f"{SIM}.passes",
-                      help="instant: one scheduling pass per instant, after all its events; event: one per event")
-Check = from_library("--check", source=f"{SIM}.check", help="Check the schedule's invariants")
-Backlog = from_library("--backlog", source=f"{SIM}.backlog",
-                       help="What saturation counts each week: waiting (arrived, not started) or outstanding "
-                            "(arrived, not ended: the resampling paper's count, running jobs included)")
 Save = typer.Option(None, "--save", help="Store the schedule: a table name, or FILE.parquet")
-Force = from_library("--force", source="wla.sim.save:check_target.force",
+Force = from_library(False, "--force", source="wla.sim.save:check_target.force",
                      also=("wla.sim.save:save_frame.force", "wla.sim.save:save.force"),
                      help="Let --save FILE.parquet replace a file that is not a result wla saved")
 EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
@@ -184,22 +168,12 @@ FullAt = typer.Option([], "--full-at", show_default=False,
 # -- shaking -------------------------------------------------------------------------------------
 
 SHAKE = "wla.sim.evaluate.shake:shake"
-Attribute = from_library("--attribute", source=f"{SHAKE}.attribute",
-                         help="What to shake: interarrival, runtime, estimate or size")
-Degree = from_library("--degree", source=f"{SHAKE}.degree",
-                      help="Largest change: seconds, or processors for size")
-Relative = from_library("--relative", source=f"{SHAKE}.relative", metavar="PCT",
-                        help="Relative shaking: at most this percent of the value (the gap, for interarrival)")
 Absolute = shown_by_cli(False, "--absolute", help="Absolute shaking: up to the degree whatever the value")
-ShakeJobs = from_library("--jobs", source=f"{SHAKE}.jobs", metavar="PCT", help="Percent of jobs shaken")
-Runs = from_library("--runs", source=f"{SHAKE}.runs", help="Shaken runs (the original is simulated too)")
-ShakeSeed = from_library("--seed", source=f"{SHAKE}.seed",
-                         help="Seed: run i is shaken by (seed, i) alone; also the simulation's seed")
 ShakeWorkers = typer.Option(None, "--workers", help="Local processes [default: the cores; 1: this process]")
 Dask = typer.Option(None, "--dask", metavar="ADDRESS", help="Run on this Dask scheduler, e.g. tcp://host:8786")
 ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table name, or FILE.parquet")
 ShakePlot = typer.Option(None, "--plot", readable=False, help="Draw the histogram of --metric to this PNG")
-Metric = from_library("--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
+Metric = from_library('bounded_slowdown_mean', "--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
                       help="The metric --plot draws")
 RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose workload is written (0: original)")
 SaveWorkload = typer.Option(None, "--save-workload", readable=False,
@@ -212,8 +186,6 @@ Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
                          "policy=easy,conservative (load, estimate, badness, policy, procs, overrun); "
                          "several multiply")
 SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
-SweepRuns = from_library("--runs", source="wla.sim.evaluate.sweep:sweep.runs",
-                         help="Shaken runs per point (each point is also simulated unshaken)")
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
 SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
@@ -234,44 +206,30 @@ SideB = typer.Option([], "--b", show_default=False, metavar="KEY=VALUE", help=_S
 
 POOLS = "wla.sim.evaluate.resample.workload:read_source"
 RESAMPLE = "wla.sim.evaluate.resample.workload:resample"
-LongTermWeeks = from_library("--long-term-weeks", source=f"{POOLS}.long_term_weeks",
+LongTermWeeks = from_library(12.0, "--long-term-weeks", source=f"{POOLS}.long_term_weeks",
                              help="A user is long-term when its first to last submit spans this many weeks")
-EdgeWeeks = from_library("--edge-weeks", source=f"{POOLS}.edge_weeks",
+EdgeWeeks = from_library(4.0, "--edge-weeks", source=f"{POOLS}.edge_weeks",
                          help="A temporary user wholly within this many weeks of the log's start or end is discarded")
 RareBehavior = typer.Option([], "--rb", show_default=False, metavar="USER:BEGIN:END",
                             help="Move USER's jobs submitted in [BEGIN, END] (seconds or dates, e.g. "
                                  "42:1998-05-01:1998-05-07) to the rare-behavior pool (repeatable)")
-RareFromFlurries = from_library("--rb-from-flurries", source=f"{RESAMPLE}.rb_from_flurries",
+RareFromFlurries = from_library(False, "--rb-from-flurries", source=f"{RESAMPLE}.rb_from_flurries",
                                 help="Take the rare-behavior triples from the candidates of `wla flurries`")
-Weeks = from_library("--weeks", source=f"{RESAMPLE}.weeks", show_default=False,
-                     help="Length of the workload in weeks [default: the log's]")
-Load = from_library("--load", source=f"{RESAMPLE}.load",
-                    help="Multiplies the long-term users, the initial temporary users and the arrival rate")
-LongTerm = from_library("--long-term", source=f"{RESAMPLE}.long_term", show_default=False,
-                        help="Long-term users [default: the log's]")
-Temporary = from_library("--temporary", source=f"{RESAMPLE}.temporary", show_default=False,
-                         help="Initial temporary users [default: those active per week in the log, on average]")
-ArrivalRate = from_library("--arrival-rate", source=f"{RESAMPLE}.arrival_rate", show_default=False,
-                           help="New temporary users per week [default: the log's average]")
-RbNpw = from_library("--rb-npw", source=f"{RESAMPLE}.rb_npw",
-                     help="Rare-behavior users among each week's new temporary users, on average")
-Phase = from_library("--phase", source=f"{RESAMPLE}.phase",
-                     help="Where each long-term user starts: 'activity', a random week of its activity (the "
-                          "spec's; all are active at the start), or 'cycle', of its activity and restart gap")
-ResampleSeed = from_library("--seed", source=f"{RESAMPLE}.seed", help="Seed: the same seed gives the same workload")
+Weeks = option(ResampleSettings, "weeks")
+Phase = option(ResampleSettings, "phase")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
 
 # -- statistics and validation --------------------------------------------------------------------
 
-StackMatch = from_library("--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
+StackMatch = from_library('stack', "--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
                           also=("wla.sim.evaluate.validate:validate.match",
                                 "wla.archive.analysis.stats.collect:workload_statistics.match",
                                 "wla.archive.analysis.stats.locality:stack_depth.match"), metavar="RULE",
                           help="When a run or requested time matches one on the locality stack: stack (within 5% "
                                "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
                                "the larger at least 0.95)")
-HurstFit = from_library("--hurst-fit", source="wla.sim.evaluate.validate:log_statistics.hurst_fit",
+HurstFit = from_library('points', "--hurst-fit", source="wla.sim.evaluate.validate:log_statistics.hurst_fit",
                         also=("wla.sim.evaluate.validate:validate.hurst_fit",
                               "wla.archive.analysis.stats.collect:workload_statistics.hurst_fit",
                               "wla.archive.analysis.stats.hurst:hurst_rs.fit"), metavar="FIT",
@@ -279,9 +237,9 @@ HurstFit = from_library("--hurst-fit", source="wla.sim.evaluate.validate:log_sta
                              "(through each block size's mean log R/S, every time scale weighing the same)")
 StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
-ValidateRuns = from_library("--runs", source="wla.sim.evaluate.validate:validate.runs",
+ValidateRuns = from_library(1000, "--runs", source="wla.sim.evaluate.validate:validate.runs",
                             help="Resampled workloads (the log itself is measured too)")
-ValidateSeed = from_library("--seed", source="wla.sim.evaluate.validate:validate.seed",
+ValidateSeed = from_library(0, "--seed", source="wla.sim.evaluate.validate:validate.seed",
                             help="Seed: workload i is resampled with a seed drawn from (seed, i) alone")
 ValidatePlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
                             help="Draw histograms.png (the log marked) and pox.png into this folder")
@@ -289,7 +247,7 @@ ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a 
 
 # -- doctor ---------------------------------------------------------------------------------------
 
-Warm = from_library("--warm", source="wla.sim.doctor:doctor.warm",
+Warm = from_library(False, "--warm", source="wla.sim.doctor:doctor.warm",
                     help="Compile what numba's cache lacks now, rather than on its first use")
 
 # -- pull -----------------------------------------------------------------------------------------
@@ -297,21 +255,21 @@ Warm = from_library("--warm", source="wla.sim.doctor:doctor.warm",
 PULL = "wla.archive.pull.pull:pull"
 PullNames = typer.Argument(None, metavar="NAME", show_default=False,
                            help="Logs of the catalog, e.g. KTH-SP2-1996-2.1-cln (or NAME.swf.gz)")
-PullAll = from_library("--all", source=f"{PULL}.all", help="Every log of the catalog")
+PullAll = from_library(False, "--all", source=f"{PULL}.all", help="Every log of the catalog")
 PullUrl = typer.Option(None, "--url", metavar="URL", show_default=False,
                        help="Base URL the catalog's paths are below [default: $WLA_PULL_URL, else the "
                             "Parallel Workloads Archive's site]")
 PullDir = typer.Option(None, "--dir", readable=False, metavar="DIR", show_default=False,
                        help="Folder the .gz files are downloaded to and kept in [default: pwa beside the archive]")
-PullDeadline = from_library("--deadline", source=f"{PULL}.deadline", metavar="SECONDS",
+PullDeadline = from_library(600, "--deadline", source=f"{PULL}.deadline", metavar="SECONDS",
                             help="Seconds one file may take, every attempt and wait included; then it is given up")
-PullMinRate = from_library("--min-rate", source=f"{PULL}.min_rate", metavar="BYTES",
+PullMinRate = from_library(1024, "--min-rate", source=f"{PULL}.min_rate", metavar="BYTES",
                            help="An attempt averaging fewer bytes a second over --rate-window is ended (0: no minimum)")
-PullRateWindow = from_library("--rate-window", source=f"{PULL}.rate_window", metavar="SECONDS",
+PullRateWindow = from_library(30, "--rate-window", source=f"{PULL}.rate_window", metavar="SECONDS",
                               help="Seconds --min-rate is averaged over")
-PullReadTimeout = from_library("--read-timeout", source=f"{PULL}.read_timeout", metavar="SECONDS",
+PullReadTimeout = from_library(30, "--read-timeout", source=f"{PULL}.read_timeout", metavar="SECONDS",
                                help="Seconds one read may wait for a byte before the attempt fails")
-PullMaxSize = from_library("--max-size", source=f"{PULL}.max_size", metavar="BYTES",
+PullMaxSize = from_library(1073741824, "--max-size", source=f"{PULL}.max_size", metavar="BYTES",
                            help="Largest file taken for a log the catalog gives no size for (1 GiB)")
 
 # -- diff of any two logs -------------------------------------------------------------------------

@@ -6,22 +6,13 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from wla.sim.evaluate.resample.settings import ResampleSettings
+from wla.sim.settings import SimSettings
 
 from . import options, progress, text
 from .app import app, context
 from .present import show, warn
-
-
-def triples(rb: List[str], a, name: str) -> list:
-    from wla.archive.kernel.clock import LogClock
-    from wla.archive.store.catalog import log_facts
-    from wla.sim.evaluate.resample.triples import parse_triple
-
-    if not rb:
-        return []
-    facts = log_facts(a, name)
-    clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))
-    return [parse_triple(t, clock) for t in rb]
+from .settings import takes
 
 
 @app.command("users")
@@ -37,28 +28,23 @@ def users_cmd(
 ) -> None:
     """The log's users by class (long-term, temporary, discarded, rare-behavior): resampling's pools."""
     from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.triples import log_triples
     from wla.sim.evaluate.resample.workload import read_source
 
     with progress.display("users", quiet=as_json), context(archive).reading() as a:
         name = resolve(a, log, version).name
-        src = read_source(a, name, None, triples(rb, a, name), rb_from_flurries, long_term_weeks, edge_weeks)
+        src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries, long_term_weeks, edge_weeks)
     show(src.pools.summary(), as_json, partial(text.users, log=src.name))
 
 
 @app.command("resample")
+@takes(resample=ResampleSettings)
 def resample_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
-    weeks: Optional[int] = options.Weeks,
-    load: float = options.Load,
-    long_term: Optional[int] = options.LongTerm,
-    temporary: Optional[float] = options.Temporary,
-    arrival_rate: Optional[float] = options.ArrivalRate,
-    rb_npw: float = options.RbNpw,
+    resample: ResampleSettings = ResampleSettings(),
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
-    seed: int = options.ResampleSeed,
-    phase: str = options.Phase,
     name: Optional[str] = options.ResampleName,
     long_term_weeks: float = options.LongTermWeeks,
     edge_weeks: float = options.EdgeWeeks,
@@ -67,13 +53,13 @@ def resample_cmd(
 ) -> None:
     """Generate a workload from the log's users (resampling.md) and store it as a log."""
     from wla.archive.resolve import resolve
-    from wla.sim.evaluate.resample.generate import ResampleSettings
     from wla.sim.evaluate.resample.store import resample_log
+    from wla.sim.evaluate.resample.triples import log_triples
 
-    settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed, phase)
+    settings = resample
     with progress.display("resample", quiet=as_json), context(archive).writing() as a:
         source = resolve(a, log, version).name
-        stored, r = resample_log(a, source, name=name, settings=settings, rb=triples(rb, a, source),
+        stored, r = resample_log(a, source, name=name, settings=settings, rb=log_triples(a, source, rb),
                                  rb_from_flurries=rb_from_flurries, long_term_weeks=long_term_weeks,
                                  edge_weeks=edge_weeks)
     data = {"name": stored, "source": r.source, "jobs": len(r), "rare_behavior_jobs": int(r.rare.sum()),
@@ -110,17 +96,17 @@ def stats_cmd(
 
 
 @app.command("validate")
+@takes(resample=(ResampleSettings, {n: None for n in ("long_term", "temporary", "arrival_rate", "rb_npw", "seed")}),
+       sim=(SimSettings, {n: None for n in SimSettings.names() if n != "policy"}))
 def validate_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
     runs: int = options.ValidateRuns,
     seed: int = options.ValidateSeed,
-    weeks: Optional[int] = options.Weeks,
-    load: float = options.Load,
-    phase: str = options.Phase,
+    resample: ResampleSettings = ResampleSettings(),
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
-    policy: str = options.Policy,
+    sim: SimSettings = SimSettings(),
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     plot: Optional[Path] = options.ValidatePlot,
@@ -133,7 +119,7 @@ def validate_cmd(
 ) -> None:
     """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
     from wla.archive.resolve import resolve
-    from wla.sim.evaluate.resample.generate import ResampleSettings
+    from wla.sim.evaluate.resample.triples import log_triples
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.evaluate.validate import validate
 
@@ -143,11 +129,10 @@ def validate_cmd(
     ctx = context(archive)
     with ctx.reading() as a:
         name = resolve(a, log, version).name
-        src = read_source(a, name, None, triples(rb, a, name), rb_from_flurries)
-    settings = ResampleSettings(weeks=weeks, load=load, phase=phase)
+        src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries)
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
-        result = validate(src, runs=runs, seed=seed, settings=settings, workers=workers, dask=dask,
-                          progress=shown, match=match, hurst_fit=hurst_fit, policy=policy)
+        result = validate(src, runs=runs, seed=seed, settings=resample, workers=workers, dask=dask,
+                          progress=shown, match=match, hurst_fit=hurst_fit, sim=sim)
     saved = _save(ctx, result.runs, result.to_json(), save_to, force)
     drawn = []
     if plot is not None:

@@ -6,31 +6,21 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from wla.sim.settings import SimSettings
 
 from . import options, progress, text
 from .app import app, context
 from .present import show
+from .settings import takes
 
 
 @app.command("simulate")
+@takes(sim=SimSettings)
 def simulate_cmd(
     log: Optional[str] = options.SimLog,
     version: Optional[str] = options.Version,
     query: Optional[str] = options.SimQuery,
-    policy: str = options.Policy,
-    estimate: str = options.Estimate,
-    overrun: str = options.Overrun,
-    procs: Optional[int] = options.SimProcs,
-    tau: float = options.Tau,
-    warmup: float = options.Warmup,
-    stop_at_last_arrival: bool = options.StopAtLastArrival,
-    exclude: Optional[str] = options.NotMeasured,
-    load_factor: float = options.LoadFactor,
-    seed: int = options.Seed,
-    ties: str = options.Ties,
-    passes: str = options.Passes,
-    check: bool = options.Check,
-    backlog: str = options.Backlog,
+    sim: SimSettings = SimSettings(),
     save_to: Optional[str] = options.Save,
     force: bool = options.Force,
     as_json: bool = options.Json,
@@ -50,10 +40,8 @@ def simulate_cmd(
     ctx = context(archive)
     with progress.display("simulate", quiet=as_json):
         with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
-            workload = from_archive(a, log, version, query, procs, exclude)
-        result = simulate(workload, policy=policy, estimate=estimate, overrun=overrun, tau=tau, warmup=warmup,
-                          stop_at_last_arrival=stop_at_last_arrival, load_factor=load_factor, seed=seed,
-                          ties=ties, passes=passes, check=check, backlog=backlog)
+            workload = from_archive(a, log, version, query, sim.procs, sim.exclude)
+        result = simulate(workload, sim)
     saved = None
     if save_to is not None:
         from wla.sim.save import save  # pyarrow: only when saving
@@ -64,24 +52,20 @@ def simulate_cmd(
             with ctx.writing() as a:
                 saved = save(result, save_to, a)
     show(result.summary(), as_json, text.simulation)
-    if check:
+    if sim.check:
         typer.echo("schedule checked: valid", err=True)
     if saved:
         typer.echo(f"schedule saved to {saved}", err=True)
 
 
 @app.command("esp")
+@takes(sim=(SimSettings, {n: None for n in ("procs", "tau", "warmup", "stop_at_last_arrival", "exclude",
+                                              "load_factor", "backlog")}))
 def esp_cmd(
     procs: int = options.EspProcs,
     mix: Optional[Path] = options.Mix,
     full_arrivals: List[float] = options.FullAt,
-    policy: str = options.Policy,
-    estimate: str = options.Estimate,
-    overrun: str = options.Overrun,
-    seed: int = options.Seed,
-    ties: str = options.Ties,
-    passes: str = options.Passes,
-    check: bool = options.Check,
+    sim: SimSettings = SimSettings(),
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,  # accepted as by every command; the workload is made up
 ) -> None:
@@ -90,6 +74,6 @@ def esp_cmd(
 
     mix = mix or EXAMPLE_MIX
     with progress.display("esp", quiet=as_json):
-        result, score = run_esp(read_mix(mix), procs, policy, seed, full_arrivals, estimate=estimate,
-                                overrun=overrun, ties=ties, passes=passes, check=check)
+        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, estimate=sim.estimate,
+                                overrun=sim.overrun, ties=sim.ties, passes=sim.passes, check=sim.check)
     show({**result.summary(), "esp": score.to_dict()}, as_json, partial(text.esp, mix=mix.name))

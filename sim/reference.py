@@ -57,38 +57,20 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
-from wla.archive.kernel.ranges import MAX_COUNT, MAX_PROCESSORS, MAX_SEED, number, whole
+from wla.archive.kernel.ranges import MAX_COUNT, whole
 
-POLICIES = ("fcfs", "easy", "conservative")
-OVERRUNS = ("truncate", "extend", "keep")
-TIES = ("log", "reverse")
-PASSES = ("instant", "event")
-# Load factors from a millionth to a million: beyond, arrivals collapse into
-# one instant or spread over millions of years, and the times lose meaning.
-LOAD_FACTORS = (1e-6, 1e6)
+from .settings import LOAD_FACTORS, OVERRUNS, PASSES, POLICIES, TIES, SimSettings  # noqa: F401 (the reference's names)
 
 
 def check_options(policy: str, overrun: str, ties: str = "log", passes: str = "instant", *,
                   procs: int | None = None, tau: float | None = None, warmup: float | None = None,
                   load_factor: float | None = None, seed: int | None = None, last_k: int | None = None) -> None:
     """Refuse a setting the simulator does not have: a name not among the
-    choices, a number outside its range (README, "Semantics"). Numbers left
-    None are not checked; every entry point checks what it is given here."""
-    for value, allowed, what in ((policy, POLICIES, "policy"), (overrun, OVERRUNS, "overrun mode"),
-                                 (ties, TIES, "tie order"), (passes, PASSES, "pass rule")):
-        if value not in allowed:
-            raise UsageError(f"unknown {what} {value!r}; one of {', '.join(allowed)}")
-    if procs is not None:
-        whole("procs", procs, 1, MAX_PROCESSORS)
-    if tau is not None:
-        number("tau", tau, 0, low_open=True)
-    if warmup is not None:
-        number("warmup", warmup, 0, 1, high_open=True)
-    if load_factor is not None:
-        number("load_factor", load_factor, *LOAD_FACTORS)
-    if seed is not None:
-        whole("seed", seed, 0, MAX_SEED)
+    choices, a number outside its range (settings.py). Numbers left None are
+    not checked; every entry point checks what it is given here."""
+    given = dict(procs=procs, tau=tau, warmup=warmup, load_factor=load_factor, seed=seed)
+    SimSettings(policy=policy, overrun=overrun, ties=ties, passes=passes,
+                **{k: v for k, v in given.items() if v is not None}).checked()
     if last_k is not None:
         whole("last_k", last_k, 0, MAX_COUNT)
 

@@ -11,6 +11,8 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .settings import SimSettings
+
 
 @dataclass(frozen=True)
 class SimResult:
@@ -30,6 +32,7 @@ class SimResult:
     bounded_slowdown: np.ndarray
     measured: np.ndarray
     reservation: np.ndarray | None = None  # conservative: the reservation each job got on arrival
+    sim_settings: SimSettings | None = None  # the settings as given; `settings` writes them out with what they implied
 
     def summary(self) -> dict:
         return {"source": self.source, "settings": self.settings, "counts": self.counts,

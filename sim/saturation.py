@@ -19,9 +19,10 @@ import numpy as np
 from wla.archive.kernel.clock import WEEK
 from wla.archive.kernel.errors import UsageError
 
+from .settings import BACKLOGS
+
 DROP = 0.2
 THRESHOLD = 1.0  # jobs per week
-BACKLOGS = ("waiting", "outstanding")  # what the backlog counts
 
 
 def backlog(submit: np.ndarray, end: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:

@@ -2,6 +2,7 @@
 -a on every command; `wla --version`; the help in the order of the work."""
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import re
@@ -15,8 +16,9 @@ import wla
 from cli_run import wla as run_wla
 from typer.main import get_command
 from wla.cli import options
-from wla.cli.defaults import imported_default
 from wla.cli.main import app
+from wla.cli.settings import BUILT
+from wla.sim.settings import SimSettings
 
 CLI = Path(options.__file__).parent
 
@@ -31,18 +33,32 @@ def _declared(command):
     return [p.default for p in inspect.signature(info.callback).parameters.values()]
 
 
+def _library_default(function: str, parameter: str) -> object:
+    module, _, name = function.partition(":")
+    return inspect.signature(getattr(importlib.import_module(module), name)).parameters[parameter].default
+
+
 def test_every_library_default_is_the_librarys_own():
     assert len(options.LIBRARY) >= 20
     for option, sources in options.LIBRARY:
         for source in sources:
             function, _, parameter = source.rpartition(".")
-            assert option.default == imported_default(function, parameter), (option.param_decls, source)
+            assert option.default == _library_default(function, parameter), (option.param_decls, source)
+
+
+def test_options_built_from_settings_have_the_settings_defaults():
+    """The simulator's, the studies' and the resampling's options restate nothing."""
+    assert {cls.__name__ for _, cls, _ in BUILT} == {"SimSettings", "ShakeSettings", "ResampleSettings"}
+    for built, cls, name in BUILT:
+        assert built.default == cls.default(name), (cls.__name__, name)
+    simulate = _commands()["simulate"]
+    assert {p.name for p in simulate.params} >= set(SimSettings.names())
 
 
 def test_no_default_is_restated_on_the_command_line():
     """Every option that has a default other than None takes it from the
     library, or is one of the few the command line owns (how it shows things)."""
-    registered = {id(o) for o, _ in options.LIBRARY} | {id(o) for o in options.CLI_ONLY}
+    registered = {id(o) for o, _ in options.LIBRARY} | {id(o) for o in options.CLI_ONLY} | {id(o) for o, _, _ in BUILT}
     for command in _commands():
         for declared in _declared(command):
             default = getattr(declared, "default", None)
@@ -55,7 +71,7 @@ def test_no_default_is_restated_on_the_command_line():
 
 def test_options_are_declared_in_one_module():
     for path in CLI.glob("*.py"):
-        if path.name != "options.py":
+        if path.name not in ("options.py", "settings.py"):  # settings.py: the options of the settings classes
             source = path.read_text()
             assert "typer.Option(" not in source and "typer.Argument(" not in source, path.name
     longs = [o.param_decls[0] for o in vars(options).values() if type(o).__name__ == "OptionInfo"]
@@ -129,7 +145,7 @@ def _loaded(libraries: tuple[str, ...], *args: str) -> list[str]:
 def test_help_and_version_load_none_of_the_heavy_libraries(args):
     """Start-up stays fast: the commands import what they use when they run,
     the options read the library's defaults without importing it, and their
-    values are read without pydantic (cli/coercion.py)."""
+    values are read without pydantic (typer below 0.29 reads them with click's types)."""
     assert _loaded(HEAVY, *args) == []
 
 

@@ -21,11 +21,14 @@ from wla.archive.clean.bind import bind
 from wla.archive.clean.rules import load_rules
 from wla.archive.convert.recovery import CLOCK_ALLOWANCE, normalize_span, positive_or_unknown
 from wla.archive.kernel.clock import DAY, WEEK, LogClock
+from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.output import write_bytes
 from wla.archive.kernel.processors import job_processors, processors
 from wla.archive.swf.fields import COLUMNS, FIELDS
+from wla.sim.settings import SimSettings
 
 simulate_module = importlib.import_module("wla.sim.simulate")  # wla.sim.simulate is also the function
+ROOT = Path(wla.__file__).resolve().parent
 
 PACKAGE = Path(wla.__file__).resolve().parent
 SCHEMA = PACKAGE / "schema"
@@ -147,9 +150,19 @@ def test_capacity_defaults_are_the_rule_header_defaults():
 
 
 def test_simulate_defaults_are_named_constants():
-    signature = inspect.signature(simulate_module.simulate).parameters
-    assert signature["tau"].default is simulate_module.TAU == 10.0
-    assert signature["warmup"].default is simulate_module.WARMUP == 0.01
+    assert SimSettings.default("tau") is simulate_module.TAU == 10.0
+    assert SimSettings.default("warmup") is simulate_module.WARMUP == 0.01
+
+
+def test_each_simulator_setting_is_declared_once():
+    """simulate(), the reference's check, sweep grids and the command line
+    read SimSettings; no other module restates a setting's default."""
+    assert SimSettings().edit(policy="fcfs").policy == "fcfs"
+    with pytest.raises(UsageError, match="not a setting of SimSettings: speed"):
+        simulate_module.simulate(None, speed=2)
+    for name in ("simulate.py", "reference.py", "esp.py"):
+        source = (ROOT / "sim" / name).read_text()
+        assert "tau: float = " not in source and "warmup: float = " not in source, name
 
 
 # -- one writer, one set of plot helpers, one start-a-job step, one overrun ----------

@@ -25,6 +25,7 @@ from wla.sim import from_archive, shake
 from wla.sim.evaluate.executors import IN_FLIGHT, Executor, LocalPool, executor
 from wla.sim.evaluate.shake import Shaking, Study, one_run, runs_frame
 from wla.sim.evaluate.summary import METRIC_NAMES, RUN_COLUMNS
+from wla.sim.settings import SimSettings
 
 SDSC = "SDSC-SP2-1998-4.2-cln"
 RUNS = 10
@@ -237,7 +238,7 @@ def test_results_keyed_by_item_whatever_the_order(sdsc, here, tmp_path):
     options = dict(STUDIES["runtime-absolute-badness"])
     attribute, relative, degree, jobs = (options.pop(k) for k in ("attribute", "relative", "degree", "jobs"))
     shaking = Shaking(attribute, float(degree), relative, float(jobs), SEED)
-    study = Study(sdsc, shaking, {**options, "seed": SEED})
+    study = Study(sdsc, shaking, SimSettings(**options, seed=SEED))
     values = np.full((RUNS + 1, len(RUN_COLUMNS)), np.nan)
     values[0] = one_run(study, 0)
     order = []

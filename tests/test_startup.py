@@ -1,11 +1,9 @@
 """Starting fast, and saying so when it cannot: the line before a compile
 (once, and only when numba's cache lacks the code), `wla doctor` on a cold
-and a warm cache, and option values read without pydantic exactly as typer
-reads them with it. No test here measures time (bench/bench_startup.py does)."""
+and a warm cache. No test here measures time (bench/bench_startup.py does)."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -14,13 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer._click import Context
-from typer._click.exceptions import BadParameter
-from typer._coercion import build_runtime_param
-from typer.main import get_command
 from wla.archive.kernel import jit
-from wla.cli import coercion
-from wla.cli.main import app
 from wla.sim.doctor import compiled_parts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,44 +209,3 @@ def test_doctor_warm_compiles_every_part_once(tmp_path):
     assert run.stderr == "".join(jit.compiling_notice(p) + "\n" for p in compiled_parts())
     again = _run([str(WLA), "doctor", "--warm", "--json"], env, tmp_path)
     assert again.stderr == "" and {c["state"] for c in json.loads(again.stdout)["compiled"]} == {"warm"}
-
-
-# -- option values without pydantic ------------------------------------------------------------
-
-VALUES = {
-    int: ["12", "+5", "-0", "007", "123456789012345678", "99999999999999999999", "1_000", " 5", "1.0",
-          "1.5", "1e3", "abc", "", 12],
-    float: ["0.5", ".5", "5.", "-2", "1e400", "-1e-400", "1E5", "12345.678901234567890", "nan", "inf",
-            "-Infinity", "1_0.5", " 2", "x", "", 3, 2.5],
-    str: ["x", "", "a b", "é", "--"],
-    Path: ["a.duckdb", "", "-", "/nonexistent/x", "~/x"],
-}
-
-
-def _outcome(runtime, value, param, ctx):
-    try:
-        got = runtime.coerce(value, param=param, ctx=ctx)
-    except BadParameter as e:
-        return ("refused", str(e))
-    items = got if isinstance(got, list) else [got]
-    return [(type(v).__name__, "nan" if isinstance(v, float) and math.isnan(v) else v) for v in items], \
-        type(got).__name__
-
-
-@pytest.mark.parametrize("command, name", [("simulate", "procs"), ("simulate", "tau"), ("simulate", "log"),
-                                           ("simulate", "archive"), ("ingest", "paths"), ("esp", "full_arrivals")])
-def test_values_are_read_as_typer_reads_them(command, name):
-    cmd = get_command(app).commands[command]
-    param = next(p for p in cmd.params if p.name == name)
-    descriptor = param.type_descriptor
-    kind = coercion._plain_kind(descriptor)
-    assert kind is not None
-    plain = coercion._Plain(parameter_info=descriptor.parameter_info, annotation=descriptor.annotation,
-                            kind=kind, descriptor=descriptor)
-    typer_own = build_runtime_param(descriptor)
-    ctx = Context(cmd)
-    values = VALUES[kind]
-    if param.nargs == -1 or param.multiple:
-        values = [tuple(values[:3]), tuple(values[3:]), ()]
-    for value in values:
-        assert _outcome(plain, value, param, ctx) == _outcome(typer_own, value, param, ctx), value

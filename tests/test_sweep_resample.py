@@ -10,7 +10,7 @@ from cli_run import wla
 from wla.archive import open as open_archive
 from wla.sim import from_archive, simulate
 from wla.sim.evaluate.grid import parse_grid
-from wla.sim.evaluate.resample.generate import ResampleSettings
+from wla.sim.evaluate.resample.settings import ResampleSettings
 from wla.sim.evaluate.resample.study import Resampling, run_seed
 from wla.sim.evaluate.resample.workload import read_source, resample_source
 from wla.sim.evaluate.summary import METRIC_NAMES, metric_values

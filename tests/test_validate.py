@@ -14,7 +14,7 @@ from conftest import pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 from wla.sim import simulate
-from wla.sim.evaluate.resample.generate import ResampleSettings
+from wla.sim.evaluate.resample.settings import ResampleSettings
 from wla.sim.evaluate.resample.study import run_seed
 from wla.sim.evaluate.resample.workload import read_source, resample_source
 from wla.sim.evaluate.validate import distribution, validate

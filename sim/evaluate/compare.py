@@ -15,15 +15,17 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.progress import Progress, tell
 
+from ..settings import SimSettings
 from ..simulate import simulate
 from ..workload import Workload
 from .executors import executor
+from .settings import ShakeSettings, split
 from .shake import Shaking
 from .summary import (
     METRIC_NAMES,
@@ -43,11 +45,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Configuration:
-    """One side: a workload and simulate()'s options."""
+    """One side: a workload and the simulation's settings."""
 
     name: str
     workload: Workload
-    options: dict
+    sim: SimSettings = SimSettings()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.sim, dict):  # keywords of simulate(), as {"policy": "fcfs"}
+            object.__setattr__(self, "sim", SimSettings().edit(**self.sim))
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ def compare_run(study: CompareStudy, item: tuple[int, int]) -> tuple[float, ...]
     """The metrics of run `run` of configuration `c` (a task)."""
     c, run = item
     conf = study.configurations[c]
-    return metric_values(simulate(study.shaking.workload(conf.workload, run), **conf.options).metrics)
+    return metric_values(simulate(study.shaking.workload(conf.workload, run), conf.sim).metrics)
 
 
 @dataclass(frozen=True)
@@ -170,15 +176,18 @@ def parse_side(settings: list[str], which: str) -> tuple[dict, dict]:
     return source, options
 
 
-def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, attribute: str = "interarrival",
-            degree: float = 60.0, relative: float | None = 10.0, jobs: float = 100.0, workers: int | None = None,
-            dask: str | None = None, progress: Progress | None = None) -> CompareResult:
-    """Simulate both configurations unshaken and on `runs` shaken workloads
-    (paired by run index); the result is the same on any executor."""
-    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
+def compare(a: Configuration, b: Configuration, settings: ShakeSettings | None = None, *,
+            workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
+            **changes: Any) -> CompareResult:
+    """Simulate both configurations unshaken and on `settings.runs` shaken
+    workloads (paired by run index); keywords edit `settings`. The result is
+    the same on any executor. The seed is each side's simulation seed too."""
+    settings = (settings or ShakeSettings()).edit(**changes)
+    shaking = settings.shaking()
+    runs = settings.runs
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
-    confs = tuple(Configuration(c.name, c.workload, {**c.options, "seed": seed}) for c in (a, b))
+    confs = tuple(Configuration(c.name, c.workload, split(settings, c.sim, {})[1]) for c in (a, b))
     study = CompareStudy(confs, shaking)
     values = np.full((2, runs + 1, len(RUN_COLUMNS)), np.nan)
     for c in (0, 1):  # the single runs here: every option checked before any process starts
@@ -197,6 +206,6 @@ def compare(a: Configuration, b: Configuration, runs: int = 100, seed: int = 0, 
         metrics[name] = {"a": summarize(va[1:][kept], float(va[0]), RANGES[name]),
                          "b": summarize(vb[1:][kept], float(vb[0]), RANGES[name]),
                          "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept], difference_range(name))}
-    sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.options} for c in confs]
+    sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.sim.as_dict()} for c in confs]
     settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
     return CompareResult(settings=settings, configurations=sides, metrics=metrics, values=values)

@@ -20,8 +20,8 @@ from wla.archive.kernel.errors import OptionError, UsageError
 from wla.archive.kernel.ranges import MAX_PROCESSORS, number, whole
 
 from ..predictors import MAX_BADNESS, parse_estimator
-from ..reference import LOAD_FACTORS
-from .resample.generate import MAX_USERS
+from ..settings import LOAD_FACTORS
+from .resample.settings import MAX_USERS
 
 PARAMETERS = {
     # grid name: (simulate()'s keyword, kind of value)

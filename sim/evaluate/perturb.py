@@ -26,8 +26,8 @@ import numpy as np
 from wla.archive.kernel.errors import UsageError
 
 from ..workload import Workload
+from .settings import ATTRIBUTES
 
-ATTRIBUTES = ("interarrival", "runtime", "estimate", "size")
 RULES = {
     "jobs": "round(jobs% x n) jobs shaken, picked at random without replacement",
     "draws": "per run: U, then a sign, for every job in log order; then, unless every job or none is shaken, "

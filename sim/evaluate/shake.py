@@ -14,10 +14,12 @@ from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.progress import Progress
 
 from ..seeds import run_rng
+from ..settings import SimSettings
 from ..simulate import simulate
 from ..workload import Workload
 from .executors import fill_runs
 from .perturb import RULES, check_shaking, perturb
+from .settings import ShakeSettings, split
 from .summary import (
     METRIC_NAMES,
     RANGES,
@@ -69,12 +71,12 @@ class Study:
 
     workload: Workload
     shaking: Shaking
-    options: dict  # simulate()'s keyword arguments
+    sim: SimSettings
 
 
 def one_run(study: Study, run: int) -> tuple[float, ...]:
     """The metrics of run `run` (a task: runs in any process)."""
-    result = simulate(study.shaking.workload(study.workload, run), **study.options)
+    result = simulate(study.shaking.workload(study.workload, run), study.sim)
     return metric_values(result.metrics)
 
 
@@ -110,23 +112,22 @@ class ShakeResult:
         return json.dumps(self.summary(), indent=2)
 
 
-def shake(workload: Workload, attribute: str = "interarrival", degree: float = 60.0,
-          relative: float | None = 10.0, jobs: float = 100.0, runs: int = 100, seed: int = 0,
+def shake(workload: Workload, settings: ShakeSettings | None = None, sim: SimSettings | None = None, *,
           workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
-          **options: Any) -> ShakeResult:
-    """Simulate `workload` and `runs` shaken copies of it with simulate()'s
-    `options` (policy, estimate, ...), on `workers` local processes (default:
-    the cores) or the Dask cluster at `dask`. The result is the same for any
-    number of workers and on any cluster. `seed` seeds the shaking and is
-    passed to the simulation (badness estimates) unchanged for every run."""
-    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
+          **changes: Any) -> ShakeResult:
+    """Simulate `workload` and `settings.runs` shaken copies of it with the
+    simulation's settings `sim`, on `workers` local processes (default: the
+    cores) or the Dask cluster at `dask`; keywords edit either settings
+    (`runs=10, policy="fcfs"`). The result is the same for any number of
+    workers and on any cluster. The seed seeds the shaking and is passed to
+    the simulation (badness estimates) unchanged for every run."""
+    settings, sim = split(settings, sim, changes)
+    shaking = settings.shaking()
+    runs = settings.runs
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
-    if "seed" in options:
-        raise UsageError("give the study's seed once, as `seed`")
-    options = {**options, "seed": seed}
-    first = simulate(workload, **options)  # the original, and a check of every option before any process starts
-    study = Study(workload, shaking, options)
+    first = simulate(workload, sim)  # the original, and a check of every setting before any process starts
+    study = Study(workload, shaking, sim)
     values = np.full((runs + 1, len(RUN_COLUMNS)), np.nan)
     values[0] = metric_values(first.metrics)
     # prepare() once the workers are started and busy

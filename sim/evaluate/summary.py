@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from wla.archive.kernel.errors import ParameterError
 
 # Per run, the numbers a study keeps: (column, key in SimResult.metrics, statistic).
 METRICS = (
@@ -26,6 +27,14 @@ METRICS = (
     ("measured_jobs", "measured_jobs", None),
 )
 METRIC_NAMES = tuple(m[0] for m in METRICS)
+
+
+def check_metric(metric: str, parameter: str = "metric") -> str:
+    """A metric a study reports, else the error naming the parameter that gave it."""
+    if metric not in METRIC_NAMES:
+        raise ParameterError(f"{{{parameter}}} is one of {', '.join(METRIC_NAMES)}, not {metric!r}", parameter)
+    return metric
+
 # Kept per run beside the metrics, not summarized: whether the run saturated
 # (sim/saturation.py; 1 or 0) and its backlog's slope. Saturated runs are
 # left out of every summary.

@@ -13,15 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import ParameterError, UsageError
 from wla.archive.kernel.progress import Progress, tell
 
+from ..settings import SimSettings
 from ..simulate import check_settings, simulate
 from ..workload import Workload
 from .executors import executor
 from .grid import PARAMETERS, RESAMPLE_PARAMETERS, options_at, points
 from .journal import Journal
 from .resample.study import Resampling, run_seed
+from .settings import ShakeSettings, split
 from .shake import Shaking
 from .summary import METRIC_NAMES, RANGES, RUN_COLUMNS, SATURATED, metric_values, summarize, unsaturated
 
@@ -58,7 +60,7 @@ class SweepStudy:
     workloads: dict  # machine size -> workload
     default_procs: int
     shaking: Shaking
-    options: dict
+    sim: SimSettings  # each point edits it
     points: list
     resampling: Resampling | None = None  # runs 1.. resampled instead of shaken
 
@@ -88,8 +90,7 @@ def sweep_run(study: SweepStudy, item: tuple[int, int]) -> tuple[float, ...]:
     """The metrics of one (point, run) (a task: runs in any process)."""
     p, run = item
     point = study.points[p]
-    result = simulate(study.workload(point, run),
-                      **{**study.options, **options_at(point, study.resampling is not None)})
+    result = simulate(study.workload(point, run), study.sim.edit(**options_at(point, study.resampling is not None)))
     return metric_values(result.metrics)
 
 
@@ -116,26 +117,30 @@ class SweepResult:
         return json.dumps({"source": self.source, "settings": self.settings}, indent=2)
 
 
-def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, seed: int = 0,
-          attribute: str = "interarrival", degree: float = 60.0, relative: float | None = 10.0,
-          jobs: float = 100.0, workers: int | None = None, dask: str | None = None,
+def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSettings | None = None,
+          sim: SimSettings | None = None, *, workers: int | None = None, dask: str | None = None,
           journal: str | Path | None = None, resume: bool = False, progress: Progress | None = None,
-          resample: Resampling | None = None, **options: Any) -> SweepResult:
-    """Simulate every point of `grids` (from grid.parse_grid) once unshaken
-    and `runs` times shaken, with simulate()'s other `options`. With a
-    `journal` file, each run is recorded as it finishes and `resume`
-    finishes an interrupted sweep; the journal is left for the caller to
-    remove once the table is kept. With `resample` (the log `workload` is
-    of, read by resample.read_source), runs 1.. are resampled workloads
-    instead of shaken ones (study.py: run i's seed), run 0 the log itself,
-    and the grids' load and rb_npw set the resampling."""
-    shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
+          resample: Resampling | None = None, **changes: Any) -> SweepResult:
+    """Simulate every point of `grids` (from grid.parse_grid; each point an
+    edit of `sim`) once unshaken and `settings.runs` times shaken; keywords
+    edit either settings (`runs=3, policy="fcfs"`). With a `journal` file,
+    each run is recorded as it finishes and `resume` finishes an interrupted
+    sweep; the journal is left for the caller to remove once the table is
+    kept. With `resample` (the log `workload` is of, read by
+    resample.read_source), runs 1.. are resampled workloads instead of
+    shaken ones (study.py: run i's seed), run 0 the log itself, and the
+    grids' load and rb_npw set the resampling. sweep_setup.py makes a
+    sweep whole from a command line's or a config file's words."""
+    settings, sim = split(settings, sim, changes)
+    shaking = settings.shaking()
+    runs, seed = settings.runs, settings.seed
     if resample is not None:
         resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
         raise UsageError(f"--runs is at least 0, not {runs}")
-    if "seed" in options:
-        raise UsageError("give the sweep's seed once, as `seed`")
+    if resume and journal is None:
+        raise ParameterError("{resume} finishes the sweep that {journal} records: give {journal} too",
+                             "resume", "journal")
     grid_points = points(grids)
     n = len(grid_points)
     if n * (runs + 1) > MAX_SIMULATIONS:
@@ -143,21 +148,22 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
                          f"more) are {n * (runs + 1):,} simulations; a sweep does at most "
                          f"{MAX_SIMULATIONS:,}: fewer points or runs, or several sweeps")
     resampled = resample is not None
-    clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options and not (resampled and n in RESAMPLE_PARAMETERS))
+    fixed = {k: v for k, v in sim.as_dict().items() if v != SimSettings.default(k)}
+    clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in fixed and not (resampled and n in RESAMPLE_PARAMETERS))
     if clash:
-        raise UsageError(f"{', '.join(clash)} is swept by a --grid; do not also give it as an option")
-    options = {**options, "seed": seed}
+        raise ParameterError(f"{', '.join('{%s}' % PARAMETERS[n][0] for n in clash)} is swept by a grid; do not "
+                             "also give it a value of its own", *(PARAMETERS[n][0] for n in clash))
     sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
     workloads = {P: resized(workload, P) for P in sizes}
-    study = SweepStudy(workloads, workload.P, shaking, options, grid_points, resample)
+    study = SweepStudy(workloads, workload.P, shaking, sim.edit(procs=None, exclude=None), grid_points, resample)
     for values in {tuple(sorted(options_at(pt, resampled).items())) for pt in grid_points}:
-        check_settings(**{**options, **dict(values)})  # every point's options, before any process starts
+        check_settings(study.sim, **dict(values))  # every point's settings, before any process starts
     if study.resampling is not None and runs:
         for load, rb_npw in sorted({(pt.get("load"), pt.get("rb_npw")) for pt in grid_points}, key=str):
             study.resampling.workload(1, load, rb_npw)  # settings refused here, not in a worker
     settings = {"grids": {n: v for n, v in grids}, "points": len(grid_points), "runs": runs,
                 "shaking": None if resampled else shaking.as_dict(),
-                "resampling": resample.as_dict() if resampled else None, "simulate": options}
+                "resampling": resample.as_dict() if resampled else None, "simulate": _fixed(sim, grids)}
     spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
     book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume, points=len(grid_points), runs=runs,
                    width=len(RUN_COLUMNS)) if journal else None
@@ -184,6 +190,15 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
             book.close()
     return SweepResult(settings=settings, source=dict(workload.source), table=table,
                        points=_summaries(table, grid_points))
+
+
+def _fixed(sim: SimSettings, grids: list[tuple[str, list]]) -> dict:
+    """The settings every point shares, as the sweep's record shows them:
+    those not swept; the workload's own (procs, exclude) are its source's,
+    and checking schedules or counting the backlog another way only when asked."""
+    swept = {PARAMETERS[n][0] for n, _ in grids}
+    return {k: v for k, v in sim.as_dict().items() if k not in swept and k not in ("procs", "exclude")
+            and not (k in ("check", "backlog") and v == SimSettings.default(k))}
 
 
 def workload_digest(workload: Workload) -> str:

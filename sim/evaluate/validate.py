@@ -16,9 +16,10 @@ from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.names import for_shell
 from wla.archive.kernel.progress import Progress
 
+from ..settings import SimSettings
 from ..simulate import simulate
 from .executors import fill_runs
-from .resample.generate import ResampleSettings
+from .resample.settings import ResampleSettings
 from .resample.study import Resampling, run_seed
 from .resample.workload import SourceLog
 
@@ -46,7 +47,7 @@ class ValidationStudy:
     """What every task shares: sent to each worker once."""
 
     resampling: Resampling
-    options: dict  # simulate()'s
+    sim: SimSettings
     match: str = "stack"  # the stack-depth rule
     hurst_fit: str = "points"  # the line through the pox plot
 
@@ -68,7 +69,7 @@ def validation_run(study: ValidationStudy, run: int) -> tuple[float, ...]:
     src = study.resampling.source
     r = study.resampling.resampled(run)
     scalars, stats = _statistics(r.jobs, src.P, src.clock, study.match, study.hurst_fit)
-    return _row(scalars, stats, simulate(r.workload(), **study.options))
+    return _row(scalars, stats, simulate(r.workload(), study.sim))
 
 
 @dataclass(frozen=True)
@@ -122,11 +123,12 @@ def distribution(values: np.ndarray, original: float) -> dict:
 
 def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: ResampleSettings | None = None,
              workers: int | None = None, dask: str | None = None, progress: Progress | None = None,
-             match: str = "stack", hurst_fit: str = "points", **options: Any) -> ValidationResult:
+             match: str = "stack", hurst_fit: str = "points", sim: SimSettings | None = None,
+             **changes: Any) -> ValidationResult:
     """The log (run 0) and `runs` resampled workloads of it, each measured
     (`match`: the stack-depth rule, `hurst_fit`: the line through the pox
-    plot) and simulated with simulate()'s
-    `options` (EASY by default)."""
+    plot) and simulated with the settings `sim` (keywords edit them; the
+    seed is the study's)."""
     if runs < 1:
         raise UsageError(f"--runs is at least 1, not {runs}")
     if source.P is None:
@@ -136,8 +138,8 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     from dataclasses import replace
 
     resampling = Resampling(source, replace(base, seed=seed).checked())
-    options = {"policy": "easy", **options, "seed": seed}
-    study = ValidationStudy(resampling, options, match, hurst_fit)
+    sim = (sim or SimSettings()).edit(**changes).edit(seed=seed)
+    study = ValidationStudy(resampling, sim, match, hurst_fit)
     from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 
     from ..workload import from_frame
@@ -145,7 +147,7 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     # the log: its statistics in full (the plots draw them), and a check of every option before any process starts
     original = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
     scalars = scalar_statistics(original)
-    log_run = simulate(from_frame(source.jobs, source.P, clock=source.clock, source={"log": source.name}), **options)
+    log_run = simulate(from_frame(source.jobs, source.P, clock=source.clock, source={"log": source.name}), sim)
     columns = tuple(scalars) + HURST_LINE + tuple(name for name, _, _ in SYSTEM)
     values = np.full((runs + 1, len(columns)), np.nan)
     values[0] = _row(scalars, original, log_run)
@@ -158,7 +160,7 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
         k = columns.index(name)
         column = values[1:, k][~saturated] if name in SIMULATED else values[1:, k]
         stats[name] = distribution(column, float(values[0, k]))
-    settings_out = {"log": source.name, "runs": runs, "resampling": resampling.as_dict(), "simulate": options,
+    settings_out = {"log": source.name, "runs": runs, "resampling": resampling.as_dict(), "simulate": sim.as_dict(),
                     "saturated_runs": int(saturated.sum()),
                     "log_saturated": bool(values[0, columns.index("saturated")])}
     return ValidationResult(settings_out, columns, values, stats, original)

@@ -26,57 +26,20 @@ which they are, their start weeks, then week by week the arrivals.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
 from wla.archive.kernel.clock import WEEK
 from wla.archive.kernel.errors import UsageError
-from wla.archive.kernel.ranges import number, whole
 
 from ...seeds import stream
 from .pools import LONG_TERM, RARE, TEMPORARY, UserPools
+from .settings import MAX_USERS, MAX_WEEKS, PHASES, ResampleSettings  # noqa: F401 (named here before)
 
 if TYPE_CHECKING:
     import pandas as pd
-
-MAX_WEEKS = 100_000
-MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all)
-# activity: the spec's, a random week of the user's activity (every long-term
-# user active in week 0); cycle: a random week of its cycle of activity and
-# restart gap, so that as many are active at the start as on average later.
-PHASES = ("activity", "cycle")
-
-
-@dataclass(frozen=True)
-class ResampleSettings:
-    """Parameters of resampling.md; None takes the log's own figure."""
-
-    weeks: int | None = None
-    load: float = 1.0
-    long_term: int | None = None
-    temporary: float | None = None
-    arrival_rate: float | None = None
-    rb_npw: float = 0.0
-    seed: int = 0
-    phase: str = "activity"  # where a long-term user starts: a week of its activity, or of its whole cycle
-
-    def checked(self) -> ResampleSettings:
-        if self.phase not in PHASES:
-            raise UsageError(f"--phase is one of {', '.join(PHASES)}, not {self.phase!r}")
-        return ResampleSettings(
-            weeks=None if self.weeks is None else whole("weeks", self.weeks, 1, MAX_WEEKS),
-            load=number("load", self.load, 1e-6, 1e6),
-            long_term=None if self.long_term is None else whole("long-term", self.long_term, 0, 10**7),
-            temporary=None if self.temporary is None else number("temporary", self.temporary, 0, MAX_USERS),
-            arrival_rate=None if self.arrival_rate is None else number("arrival-rate", self.arrival_rate, 0, MAX_USERS),
-            rb_npw=number("rb-npw", self.rb_npw, 0, MAX_USERS),
-            seed=whole("seed", self.seed, 0, 2**63 - 1), phase=self.phase)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
 class Plan:

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from wla.archive.swf.fields import FIELDS
 
-from .generate import ResampleSettings
 from .pools import Triple
+from .settings import ResampleSettings
 from .workload import METHOD, Resampled, read_source, resample_source
 
 if TYPE_CHECKING:

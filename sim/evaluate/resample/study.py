@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from ...seeds import run_seed
 from ...workload import Workload
-from .generate import ResampleSettings
+from .settings import ResampleSettings
 from .workload import Resampled, SourceLog, resample_source
 
 

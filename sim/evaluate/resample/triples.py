@@ -50,6 +50,17 @@ def parse_triple(text: str, clock: LogClock = LogClock()) -> Triple:
     return t
 
 
+def log_triples(archive, log: str, texts) -> list[Triple]:
+    """USER:BEGIN:END texts of a log, dates read in the log's own time zone."""
+    if not texts:
+        return []
+    from wla.archive.store.catalog import log_facts
+
+    facts = log_facts(archive, log)
+    clock = LogClock(facts.get("unix_start_time"), facts.get("tz"))
+    return [parse_triple(t, clock) for t in texts]
+
+
 def flurry_triples(jobs: pd.DataFrame, clock: LogClock) -> list[Triple]:
     """A triple per flurry candidate of `wla flurries` (default thresholds):
     the user's week or day, or all of a dominant user's jobs."""

@@ -11,8 +11,9 @@ from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.names import for_shell
 
 from ...workload import Workload, from_frame
-from .generate import ResampleSettings, assemble, plan
+from .generate import assemble, plan
 from .pools import Triple, UserPools, user_pools
+from .settings import ResampleSettings
 
 if TYPE_CHECKING:
     import pandas as pd
