@@ -77,8 +77,6 @@ def shake_cmd(
         from wla.sim.evaluate.workload_swf import write_workload
 
         shaking = shake.shaking()
-        if run < 0:
-            raise UsageError(f"--run is 0 (the original) or a shaken run's number, not {run}")
         written = write_workload(shaking.workload(workload, run), save_workload,
                                  shaking_notes(shaking, run, workload.source))
         typer.echo(f"run {run}'s workload written to {written}", err=True)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from wla.archive.kernel.names import for_shell
+from wla.sim.settings import SimSettings
 
 from .render import frame_text, percent_columns
 
@@ -334,9 +335,14 @@ def simulation(summary: dict) -> str:
     lines.append(f"throughput {_number(m['throughput_per_hour'])} jobs/hour (not excluded)   "
                  f"makespan {_number(m['makespan'])} s")
     lines.append(saturation_line(m["saturation"]))
-    shown = ("tau", "warmup", "stop_at_last_arrival", "exclude", "load_factor", "seed", "ties", "passes")
-    lines.append("settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in shown))
+    lines.append("settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in SimSettings.names()
+                                         if k not in _SAID_ELSEWHERE))
     return "\n".join(lines)
+
+
+# Settings the simulation's text shows elsewhere: in its first lines, on
+# stderr (--check), in the saturation line (what the backlog counts).
+_SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog")
 
 
 def saturation_line(sat: dict) -> str:

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import ParameterError, UsageError
 from wla.archive.kernel.progress import Progress
 
 from ..seeds import run_rng
@@ -55,6 +55,8 @@ class Shaking:
 
     def workload(self, original: Workload, run: int) -> Workload:
         """Run `run`'s workload: the original for run 0."""
+        if run < 0:
+            raise ParameterError(f"{{run}} is 0 (the original) or a shaken run's number, not {run}", "run")
         if run == 0:
             return original
         return perturb(original, self.attribute, self.degree, self.relative, self.jobs, run_rng(self.seed, run))
