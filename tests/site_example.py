@@ -8,7 +8,7 @@ import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from wla.archive import open as open_archive
 
 SMALL = ["NASA-iPSC-1993-3-head228", "HPC2N-2002-2.2-head3170"]

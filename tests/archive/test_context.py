@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from wla.archive import ArchiveMissing, LogNotFound, UsageError
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean

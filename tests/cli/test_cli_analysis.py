@@ -5,7 +5,7 @@ import json
 
 import pytest
 from cli_run import Run, wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.analysis.flurries import flurries
 from wla.archive.analysis.jobs import log_jobs

@@ -14,7 +14,7 @@ import sys
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from test_context import LOG, V1, build
 from wla.archive import open as open_archive
 from wla.archive.clean.rules import load_rules

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from as_user import ROOT, as_nobody, shared_folder
 from cli_run import wla
-from conftest import make_jobs
+from made_jobs import make_jobs
 from wla.archive import open as open_archive
 from wla.archive.analysis.capacity import capacity_report
 from wla.archive.analysis.capacity.choice import capacity_deletions

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 from cli_run import wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.analysis.capacity.choice import capacity_deletions
 from wla.archive.analysis.jobs import log_jobs

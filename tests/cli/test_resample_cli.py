@@ -7,7 +7,7 @@ import json
 
 import pytest
 from cli_run import wla
-from conftest import pandas_log
+from real_logs import pandas_log
 from wla.archive import open as open_archive
 from wla.archive.kernel.clock import WEEK
 

@@ -11,7 +11,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT, data_dir
+from real_logs import ROOT, data_dir
 from typer.testing import CliRunner
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean

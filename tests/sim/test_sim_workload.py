@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import make_jobs
+from made_jobs import make_jobs
 from wla.archive.kernel.errors import UsageError
 from wla.archive.store.select import log_arrays, log_query
 from wla.sim import from_archive, from_frame, simulate

@@ -7,7 +7,7 @@ import json
 import duckdb
 import pandas as pd
 import pytest
-from conftest import make_jobs
+from made_jobs import make_jobs
 from wla.archive.analysis.flurries import flurries, weekly_counts
 from wla.archive.analysis.flurries_plot import plot_flurries
 from wla.archive.kernel.clock import DAY, LogClock

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pytest
 from cli_run import wla
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.header_audit import header_audit, mismatch_lines, verdict
 from wla.archive.analysis.header_times import read_time, write_time

@@ -8,7 +8,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import make_jobs
+from made_jobs import make_jobs
 from wla.archive.analysis.load import load_profile
 from wla.archive.analysis.load_plot import plot_load
 from wla.archive.kernel.clock import DAY, WEEK, LogClock

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import SWF_NAMES, data_dir, pandas_log
+from real_logs import SWF_NAMES, data_dir, pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.diff import log_diff
 from wla.archive.kernel.errors import LogNotFound

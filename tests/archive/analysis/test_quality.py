@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import pandas_log
+from real_logs import pandas_log
 from wla.archive.analysis.quality import quality
 
 LOGS = ["SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170", "LANL-CM5-1994-4.1-cln",

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from cli_run import wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean import build
 from wla.archive.clean.build import clean

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla as cli
-from conftest import data_dir
 from prov.model import ProvDocument
+from real_logs import data_dir
 from wla.archive import LogExists
 from wla.archive import open as open_archive
 from wla.archive.analysis.quality import quality

@@ -10,17 +10,17 @@ Every case goes the whole way: SWF file, ingest, recipe, clean.
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from real_logs import TESTS
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS
 
-FIXTURES = Path(__file__).parent / "fixtures" / "rules"
+FIXTURES = TESTS / "fixtures" / "rules"
 
 
 def _table(lines: list[str]) -> pd.DataFrame:

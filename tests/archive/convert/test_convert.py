@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
+from real_logs import TESTS
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.convert.records import convert, to_swf
@@ -22,7 +23,7 @@ from wla.archive.store.catalog import log_info
 from wla.archive.store.select import log_query
 from wla.archive.swf.fields import COLUMNS
 
-DATA = Path(__file__).resolve().parent / "data" / "convert"
+DATA = TESTS / "data" / "convert"
 
 # Epoch seconds of instants used below, worked out by hand:
 # 2020-01-01T00:00Z = 1577836800 (50 years, 12 of them leap: 18262 days * 86400).

@@ -11,7 +11,7 @@ import shutil
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean, header_line
 from wla.archive.clean.publish import publish

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from cli_run import wla
-from conftest import data_dir
 from pull_server import ESCAPES, dead_url, serve
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.kernel.errors import InputError, Unreachable, WlaError
 from wla.archive.pull.catalog import URL_ENV

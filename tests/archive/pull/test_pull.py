@@ -12,8 +12,8 @@ from importlib import resources
 
 import pytest
 from cli_run import wla
-from conftest import data_dir, manifest
 from pull_server import serve
+from real_logs import data_dir, manifest
 from wla.archive import open as open_archive
 from wla.archive.kernel.errors import UsageError, WlaError
 from wla.archive.pull.catalog import URL_ENV, choose_base_url, load_catalog, select

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import wla.archive
 from cli_run import wla as cli
-from conftest import ROOT, data_dir, pandas_log
+from real_logs import ROOT, data_dir, pandas_log
 from wla.archive import QueryError
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe

@@ -10,13 +10,14 @@ from __future__ import annotations
 import datetime
 import gzip
 import hashlib
-import sys
 from pathlib import Path
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from cli_run import wla
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.publish import publish
@@ -24,10 +25,6 @@ from wla.archive.clean.recipe import parse_recipe
 from wla.archive.store.export import EXPORTS, export, swf_bytes
 from wla.archive.store.ingest import ingest
 from wla.archive.swf.fields import COLUMNS
-
-sys.path.insert(0, str(Path(__file__).parent))
-from cli_run import wla  # noqa: E402
-from conftest import data_dir  # noqa: E402
 
 # '%5d %8d %6d %6d %4d %6.2f ...' as the real logs are written; each line is
 # (kind, bytes): a job, a header line, a blank line or a line lenient rejects.

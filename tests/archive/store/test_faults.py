@@ -8,7 +8,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import ArchiveLocked
 from wla.archive import open as open_archive
 from wla.archive.store.ingest import ingest

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import wla.archive
-from conftest import data_dir
+from real_logs import data_dir
 from test_migration import FIXTURE_V2, _unpacked
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 
 import pytest
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import WlaError
 from wla.archive import open as open_archive
 from wla.archive.store.ingest import ingest

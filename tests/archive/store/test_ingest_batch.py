@@ -4,7 +4,7 @@ from __future__ import annotations
 import gzip
 import shutil
 
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.store.ingest import ingest
 

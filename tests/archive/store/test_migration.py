@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import gzip
 import shutil
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
+from cli_run import wla
+from real_logs import TESTS, data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.publish import publish
@@ -35,12 +36,8 @@ from wla.archive.store.export import swf_bytes
 from wla.archive.store.ingest import ingest
 from wla.archive.store.migrate import SCHEMA_VERSION, schema_version, views_fingerprint
 
-sys.path.insert(0, str(Path(__file__).parent))
-from cli_run import wla  # noqa: E402
-from conftest import data_dir  # noqa: E402
-
-FIXTURE = Path(__file__).parent / "fixtures" / "archive-v1.duckdb.gz"
-FIXTURE_V2 = Path(__file__).parent / "fixtures" / "archive-v2.duckdb.gz"
+FIXTURE = TESTS / "fixtures" / "archive-v1.duckdb.gz"
+FIXTURE_V2 = TESTS / "fixtures" / "archive-v2.duckdb.gz"
 LOG = "NASA-iPSC-1993-3-head228"
 DATA = data_dir()
 TABLES = ("logs", "header_lines", "jobs", "rejects", "versions", "steps", "decisions", "computed_drops")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import pandas_log
+from real_logs import pandas_log
 from sqlglot import exp
 from wla.archive.kernel.clock import LogClock
 from wla.archive.kernel.errors import PredicateError

@@ -10,7 +10,7 @@ from datetime import timedelta, tzinfo
 import numpy as np
 import pytest
 import sqlglot
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import wla.archive
 from cli_run import wla as cli
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import QueryError
 from wla.archive.store.export import write_query
 from wla.archive.store.guard import parse_query

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import InputError, UsageError
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean

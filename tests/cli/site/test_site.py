@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import wla
-from conftest import data_dir, pandas_log
+from real_logs import data_dir, pandas_log
 from site_example import CLEANED, DRAFT, EMPTY, ODD, ODD_SOURCE, PUBLISHED, SMALL, build, example
 from wla.archive import open as open_archive
 from wla.archive.store.listing import LS_COLUMNS

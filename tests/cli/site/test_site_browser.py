@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from cli_run import wla
-from conftest import ROOT, pandas_log
+from real_logs import ROOT, pandas_log
 from site_example import CLEANED, DRAFT, PUBLISHED, example
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"

@@ -15,7 +15,7 @@ LOG = "NASA-iPSC-1993-3-head228"
 
 @pytest.fixture(scope="module")
 def archive_file(tmp_path_factory):
-    from conftest import data_dir
+    from real_logs import data_dir
 
     path = tmp_path_factory.mktemp("inputs") / "a.duckdb"
     assert wla("ingest", data_dir() / f"{LOG}.swf.gz", archive=path).status == 0

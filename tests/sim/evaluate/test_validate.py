@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import pandas_log
+from real_logs import pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
 from wla.sim import simulate

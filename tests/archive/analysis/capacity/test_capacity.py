@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
-from conftest import data_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from real_logs import data_dir
 from wla.archive.analysis.capacity import capacity_report, daily_utilization
 from wla.archive.analysis.capacity.choice import capacity_deletions
 from wla.archive.analysis.capacity.plot import plot_capacity

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
-from conftest import make_jobs
+from made_jobs import make_jobs
 from wla.archive import open as open_archive
 from wla.archive.analysis.cycles import utc_offsets
 from wla.archive.analysis.stats import (

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from real_logs import ROOT
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe
@@ -11,7 +12,7 @@ from wla.archive.clean.rules import load_rules, parse_rule
 from wla.archive.kernel.errors import RecipeError, RuleError
 from wla.archive.store.ingest import ingest
 
-BUILTIN = Path(__file__).resolve().parent.parent / "schema" / "rules"
+BUILTIN = ROOT / "schema" / "rules"
 
 GOOD = """\
 -- name: mine
