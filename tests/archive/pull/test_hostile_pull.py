@@ -17,7 +17,6 @@ from pull_server import ESCAPES, dead_url, serve
 from real_logs import data_dir
 from wla.archive import open as open_archive
 from wla.archive.kernel.errors import InputError, Unreachable, WlaError
-from wla.archive.pull.catalog import URL_ENV
 from wla.archive.pull.pull import HELD, pull
 from wla.archive.pull.verify import check_content
 from wla.archive.store.ingest import ingest
@@ -54,11 +53,6 @@ def _snapshot(root: Path, skip: str = "pwa") -> dict[str, object]:
         else:
             seen[str(rel)] = ("other", path.stat().st_mode)
     return seen
-
-
-@pytest.fixture(autouse=True)
-def _no_env_url(monkeypatch):
-    monkeypatch.delenv(URL_ENV, raising=False)
 
 
 @pytest.fixture

@@ -41,11 +41,6 @@ class Sleeps(list):
         self.append(seconds)
 
 
-@pytest.fixture(autouse=True)
-def _no_env_url(monkeypatch):
-    monkeypatch.delenv(URL_ENV, raising=False)
-
-
 # -- the catalog ----------------------------------------------------------------------------------
 
 def test_the_catalogs_sizes_and_sums_are_those_of_the_published_files():
