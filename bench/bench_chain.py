@@ -5,7 +5,7 @@
 Builds recipes of 16 and 48 `normalize` steps over NASA-iPSC-1993-3-head228
 (the best of three builds each) and prints steps per second and the ratio of
 the two times: about 3 when each step costs the same (it was 7 when each step
-re-read the whole chain before it). tests/test_build_chain.py checks the
+re-read the whole chain before it). tests/archive/clean/test_build_chain.py checks the
 same property without a clock, by counting the statements that read a step.
 """
 from __future__ import annotations

@@ -1,54 +1,21 @@
-"""Fixtures over the real logs of the Parallel Workloads Archive."""
+"""What every test folder shares: the real logs in an archive, compiled code
+warmed once, long tests first. Plain helpers (where the logs are, reading
+them with pandas, hand-made jobs) are modules of their own: real_logs.py,
+made_jobs.py."""
 from __future__ import annotations
 
-import gzip
-import os
-import re
 import signal
-from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import settings
+from real_logs import DATA_ENV, data_dir
 from wla.archive import open as open_archive
 from wla.archive.store.ingest import ingest
-from wla.archive.swf.fields import COLUMNS
 
 # Property tests draw the same examples on every run and every machine: a
 # test that fails, fails again.
 settings.register_profile("wla", derandomize=True, database=None)
 settings.load_profile("wla")
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA_ENV = "WLA_DATA"
-
-
-def data_dir() -> Path:
-    """The real logs: $WLA_DATA, else ../shared/data/swf beside the project."""
-    return Path(os.environ.get(DATA_ENV) or ROOT.parent / "shared" / "data" / "swf")
-
-
-def manifest() -> dict[str, dict]:
-    """MANIFEST.md's table: file -> jobs, header lines, sha256 prefix."""
-    out = {}
-    for line in (data_dir() / "MANIFEST.md").read_text().splitlines():
-        m = re.match(r"\|\s*`([^`]+\.swf\.gz)`\s*\|\s*([\d,]+)\s*\|\s*(\d+)\s*\|[^|]*\|[^|]*\|\s*`([0-9a-f]+)", line)
-        if m:
-            out[m.group(1)] = {"jobs": int(m.group(2).replace(",", "")),
-                               "header": int(m.group(3)), "sha": m.group(4)}
-    return out
-
-
-# The 18 fields by short name, for reading a log with pandas alone.
-SWF_NAMES = ["job", "submit", "wait", "run", "procs", "cpu", "mem", "req_procs", "req_time",
-             "req_mem", "status", "user", "group", "app", "queue", "partition", "prev", "think"]
-
-
-def pandas_log(name: str) -> pd.DataFrame:
-    """A real log's jobs as pandas reads the file, independently of wla."""
-    with gzip.open(data_dir() / f"{name}.swf.gz", "rt") as fh:
-        return pd.read_csv(fh, sep=r"\s+", comment=";", header=None, names=SWF_NAMES)
 
 
 def pytest_configure(config):
@@ -75,10 +42,6 @@ def compiled_once():
     from wla.sim.doctor import compiled_parts
 
     jit.warm(compiled_parts())
-
-
-def real_files() -> list[Path]:
-    return sorted(data_dir().glob("*.swf.gz"))
 
 
 @pytest.fixture(scope="session")
@@ -112,16 +75,6 @@ def sp2_workload(sp2_archive_file):
 
     with open_archive(sp2_archive_file) as a:
         return from_archive(a, "SDSC-SP2-1998-4.2-cln")
-
-
-def make_jobs(rows: list[dict]) -> pd.DataFrame:
-    """A log as `log_query` returns it: every field -1 unless given, jobs numbered 1..n."""
-    frame = pd.DataFrame([{**{c: -1 for c in COLUMNS}, **r} for r in rows])
-    frame["job"] = np.arange(1, len(frame) + 1)
-    frame.insert(0, "line_no", np.arange(1, len(frame) + 1))
-    for c in ("submit", "wait", "run", "cpu", "mem", "req_time", "req_mem", "think"):
-        frame[c] = frame[c].astype(np.float64)
-    return frame
 
 
 class Blocked(Exception):

@@ -210,8 +210,7 @@ def _inside(cwd: Path):
 if __name__ == "__main__":
     import tempfile
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from conftest import data_dir
+    from real_logs import data_dir
 
     os.environ.pop("WLA_ARCHIVE", None)
     first = int(sys.argv[1]) if len(sys.argv) > 1 else 0

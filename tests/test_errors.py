@@ -43,7 +43,7 @@ def test_every_exception_class_of_the_package_is_defined_in_archive_errors():
 
 def _sources() -> list[Path]:
     return sorted([*ROOT.joinpath("archive").rglob("*.py"), *ROOT.joinpath("sim").rglob("*.py"),
-                   *ROOT.joinpath("cli").rglob("*.py"), *TESTS.glob("*.py"), *ROOT.joinpath("bench").glob("*.py")])
+                   *ROOT.joinpath("cli").rglob("*.py"), *TESTS.rglob("*.py"), *ROOT.joinpath("bench").glob("*.py")])
 
 
 def test_error_classes_are_imported_from_archive_errors_only():

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 from cli_run import wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive.clean.recipe import MAX_STEPS, parse_recipe
 from wla.archive.kernel.errors import RecipeError
 from wla.archive.kernel.names import for_shell

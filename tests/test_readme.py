@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import data_dir
 from readme_examples import README, SLOW, Example, _matches, examples, mirror, mismatch, run, workspace
+from real_logs import data_dir
 
 
 @pytest.mark.long

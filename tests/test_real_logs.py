@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import manifest, real_files
+from real_logs import manifest, real_files
 from wla.archive.store.export import export_swf
 from wla.archive.swf.fields import COLUMNS
 

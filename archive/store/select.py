@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 # A log's jobs as log_select writes them without predicates, the log's id
 # bound: constant text, so that reading a whole log needs no sqlglot
-# (tests/test_sim_workload.py holds the two to the same rows).
+# (tests/sim/test_sim_workload.py holds the two to the same rows).
 LOG_JOBS = ("SELECT line_no, job, submit, wait, run, procs, cpu, mem, req_procs, req_time, req_mem, status, "
             "user_id, group_id, app_id, queue_id, partition_id, prev_job, think "
             "FROM jobs WHERE log_id = ? ORDER BY line_no")

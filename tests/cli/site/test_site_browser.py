@@ -1,0 +1,162 @@
+"""The site in a real browser: headless Chromium (Debian's) opens every
+page from file:// as a reader would, with no console error, every link
+leading to a file and every image drawn; the catalog sorts when a header is
+clicked and filters as one types; a version's lookup finds why a job is not
+in it. Screenshots of the index and of a log page are kept as test
+artifacts ($WLA_TEST_ARTIFACTS, else test-artifacts/ in the project)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from cli_run import wla
+from real_logs import ROOT, pandas_log
+from site_example import CLEANED, DRAFT, PUBLISHED, example
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+if not (shutil.which(CHROMIUM) and shutil.which(DRIVER)):
+    pytest.skip(f"no headless browser: {CHROMIUM} and {DRIVER} are needed (Debian: apt-get install chromium "
+                "chromium-driver)", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+
+def artifacts() -> Path:
+    folder = Path(os.environ.get("WLA_TEST_ARTIFACTS") or ROOT / "test-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    return example(tmp_path_factory)
+
+
+def open_page(browser, path: Path) -> list[dict]:
+    """Load a page; the console entries it made."""
+    browser.get_log("browser")  # what earlier pages left
+    browser.get(path.resolve().as_uri())
+    browser.execute_script("return document.readyState")  # the page's scripts have run
+    return browser.get_log("browser")
+
+
+def check_page(browser, site: Path, page: Path) -> None:
+    severe = [e for e in open_page(browser, page) if e["level"] == "SEVERE"]
+    assert severe == [], (page, severe)
+    images = browser.execute_script(
+        "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete, i.naturalWidth])")
+    assert all(complete and width > 0 for _, complete, width in images), (page, images)
+    ids = set(browser.execute_script("return Array.from(document.querySelectorAll('[id]')).map(e => e.id)"))
+    for link in browser.execute_script(
+            "return Array.from(document.querySelectorAll('a[href], link[href], script[src]'))"
+            ".map(e => e.href || e.src)"):
+        parts = urlsplit(link)
+        assert parts.scheme == "file", (page, link)
+        target = Path(unquote(parts.path))
+        assert target.is_file() and site.resolve() in target.resolve().parents, (page, link)
+        if parts.fragment and target.resolve() == page.resolve():
+            assert parts.fragment in ids, (page, link)
+
+
+def test_every_page_loads_cleanly_with_its_links_and_images(browser, made):
+    pages = sorted(made.site.rglob("*.html"))
+    assert len(pages) == made.result.pages
+    for page in pages:
+        check_page(browser, made.site, page)
+    open_page(browser, made.site / "index.html")
+    browser.save_screenshot(str(artifacts() / "site-index.png"))
+    open_page(browser, made.site / "logs" / f"{CLEANED}.html")
+    browser.save_screenshot(str(artifacts() / "site-log.png"))
+
+
+def shown_names(browser) -> list[str]:
+    return browser.execute_script("return Array.from(document.querySelectorAll('#catalog tbody tr'))"
+                                  ".filter(r => !r.hidden).map(r => r.dataset.name)")
+
+
+def test_clicking_a_header_sorts_the_catalog(browser, made):
+    listed = json.loads(wla("ls", "--json", archive=made.archive).out)
+    open_page(browser, made.site / "index.html")
+    for column in ("jobs", "first_submit_date", "utilization"):
+        header = browser.find_element(By.CSS_SELECTOR, f'#catalog th[data-column="{column}"]')
+        known = [r for r in listed if r[column] is not None]
+        unknown = [r["name"] for r in listed if r[column] is None]
+        header.click()
+        ascending = [r["name"] for r in sorted(known, key=lambda r: r[column])]
+        assert shown_names(browser) == ascending + unknown, column
+        header.click()
+        descending = [r["name"] for r in sorted(known, key=lambda r: r[column], reverse=True)]
+        assert shown_names(browser) == descending + unknown, column
+        assert header.get_attribute("aria-sort") == "descending"
+
+
+def test_the_filter_box_keeps_the_rows_that_match(browser, made):
+    open_page(browser, made.site / "index.html")
+    box = browser.find_element(By.ID, "filter")
+    box.send_keys("head228")
+    assert shown_names(browser) == ["NASA-iPSC-1993-3-head228"]
+    assert browser.find_element(By.ID, "catalog-shown").text.startswith("1 of ")
+    box.clear()
+    box.send_keys("@")
+    assert shown_names(browser) == [f"{CLEANED}@{DRAFT}", f"{CLEANED}@{PUBLISHED}"]  # as `wla ls` orders them
+
+
+def test_the_lookup_says_why_a_job_is_not_in_a_version(browser, made):
+    jobs = pandas_log(CLEANED)
+    gone = int(jobs[jobs.user == made.busiest_user].job.iloc[0])
+    kept = int(jobs[jobs.user != made.busiest_user].job.iloc[-1])
+    page = made.site / "versions" / f"{CLEANED}@{PUBLISHED}.html"
+    open_page(browser, page)
+    status = browser.find_element(By.ID, "decisions-status")
+    assert status.text.startswith("decisions 1 to 50 of ")
+    browser.find_element(By.ID, "decisions-next").click()
+    assert status.text.startswith("decisions 51 to ")
+    lookup = browser.find_element(By.ID, "job-lookup")
+    lookup.send_keys(str(gone))
+    answer = browser.find_element(By.ID, "lookup-answer").text
+    assert answer == f"Job {gone}: drop by step 2 (filter): the busiest user"
+    rows = browser.find_elements(By.CSS_SELECTOR, "#decisions-table tbody tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[4].text for r in rows] == [str(gone)]
+    lookup.clear()
+    lookup.send_keys(str(kept))
+    assert browser.find_element(By.ID, "lookup-answer").text.startswith(f"No decision on job {kept}")
+
+
+@pytest.mark.slow
+def test_a_site_of_every_real_log(browser, real_archive, tmp_path):
+    """Every real log: built in reasonable time, every page clean in the browser."""
+    from wla.cli.site.build import build_site
+
+    started = time.monotonic()
+    result = build_site(real_archive, tmp_path / "site")
+    took = time.monotonic() - started
+    assert result.logs == len(list(real_archive.rows("SELECT name FROM logs")))
+    assert took < 600, took
+    for page in sorted((tmp_path / "site").rglob("*.html")):
+        check_page(browser, tmp_path / "site", page)
+    open_page(browser, tmp_path / "site" / "index.html")
+    browser.save_screenshot(str(artifacts() / "site-all-index.png"))
+    open_page(browser, tmp_path / "site" / "logs" / "SDSC-SP2-1998-4.2-cln.html")
+    browser.save_screenshot(str(artifacts() / "site-all-log.png"))
