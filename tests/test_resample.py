@@ -269,7 +269,7 @@ def test_phase_cycle_starts_a_long_term_user_anywhere_in_its_cycle():
             assert p.submit[i + 1] - p.submit[i] == 27 * WEEK
     # 13 of 39 offsets: a third; 120 seeds put it within 4 standard deviations
     assert abs(in_activity / 120 - 1 / 3) < 4 * np.sqrt(1 / 3 * 2 / 3 / 120)
-    with pytest.raises(UsageError, match="--phase is one of activity, cycle"):
+    with pytest.raises(UsageError, match="phase is one of activity, cycle"):
         plan(pools, jobs.submit.to_numpy(), ResampleSettings(phase="never"))
 
 

@@ -98,7 +98,7 @@ def test_a_machine_grid_leaves_out_the_jobs_wider_than_each_machine(workload):
 
 
 def test_options_a_grid_sweeps_are_not_given_twice(workload):
-    with pytest.raises(UsageError, match="swept by a --grid"):
+    with pytest.raises(UsageError, match="swept by a grid;"):
         sweep(workload, [("policy", ["easy"])], runs=0, policy="fcfs", workers=1)
     with pytest.raises(UsageError, match="policy"):
         sweep(workload, [("policy", ["easy", "best"])], runs=0, workers=1)

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, UsageError
 from wla.archive.kernel.progress import Progress
 
 from ..seeds import run_rng
@@ -121,7 +121,7 @@ def shake(workload: Workload, attribute: str = "interarrival", degree: float = 6
     passed to the simulation (badness estimates) unchanged for every run."""
     shaking = Shaking.checked(attribute, degree, relative, jobs, seed)
     if runs < 1:
-        raise UsageError(f"--runs is at least 1, not {runs}")
+        raise OptionError("runs", f"is at least 1, not {runs}")
     if "seed" in options:
         raise UsageError("give the study's seed once, as `seed`")
     options = {**options, "seed": seed}

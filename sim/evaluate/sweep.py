@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.progress import Progress, tell
 
 from ..simulate import check_settings, simulate
@@ -41,7 +41,7 @@ def resized(workload: Workload, P: int) -> Workload:
     if P == workload.P:
         return workload
     if P < 1:
-        raise UsageError(f"--grid procs: a machine has at least 1 processor, not {P}")
+        raise OptionError("grid", f"procs: a machine has at least 1 processor, not {P}")
     keep = workload.procs <= P
     dropped = int((~keep).sum())
     counts = dict(workload.not_simulated)
@@ -133,7 +133,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
     if resample is not None:
         resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
-        raise UsageError(f"--runs is at least 0, not {runs}")
+        raise OptionError("runs", f"is at least 0, not {runs}")
     if "seed" in options:
         raise UsageError("give the sweep's seed once, as `seed`")
     grid_points = points(grids)
@@ -145,7 +145,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], runs: int = 100, se
     resampled = resample is not None
     clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in options and not (resampled and n in RESAMPLE_PARAMETERS))
     if clash:
-        raise UsageError(f"{', '.join(clash)} is swept by a --grid; do not also give it as an option")
+        raise ParameterError(f"{', '.join(clash)} is swept by a {{grid}}; do not also give it as an option", "grid")
     options = {**options, "seed": seed}
     sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
     workloads = {P: resized(workload, P) for P in sizes}
