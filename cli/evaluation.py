@@ -120,7 +120,7 @@ def sweep_cmd(
     log: Optional[str] = options.SimLog,
     version: Optional[str] = options.Version,
     query: Optional[str] = options.SimQuery,
-    grids: List[str] = options.Grid,
+    grid: List[str] = options.Grid,
     config: Optional[Path] = options.SweepConfig,
     sim: SimSettings = SimSettings(),
     shake: ShakeSettings = ShakeSettings(),
@@ -151,7 +151,7 @@ def sweep_cmd(
 
     given = _given(ctx, log=log, version=version, query=query, absolute=absolute,
                    **shake.as_dict(), **{k: v for k, v in sim.as_dict().items() if k not in SWEPT_SIM})
-    setup = sweep_setup(grids, config, **given)
+    setup = sweep_setup(grid, config, **given)
     if (plot is None) != (plot_to is None):
         raise UsageError("--plot METRIC and -o FILE.png go together")
     check_metric(metric)

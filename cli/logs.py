@@ -10,6 +10,7 @@ import typer
 from . import options, progress, text
 from .app import app, context
 from .present import show
+from .spelling import told
 
 
 @app.command("ingest")
@@ -34,7 +35,7 @@ def ingest_cmd(
         def report(r: IngestResult) -> None:
             with shown.above():
                 if r.status == "failed":
-                    typer.echo(f"wla: {r.message}", err=True)
+                    typer.echo(f"wla: {told(r.error) if r.error is not None else r.message}", err=True)
                 else:
                     typer.echo(f"{r.status:9} {r.name}: {r.message}")
             done.append(r)

@@ -10,10 +10,11 @@ import warnings
 
 import typer
 from wla.archive.kernel import jit
-from wla.archive.kernel.errors import Escaped, ParameterError, WlaError, one_line
+from wla.archive.kernel.errors import Escaped, WlaError, one_line
 
 from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, simulation, website  # noqa: F401  (register their commands)
 from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)
+from .spelling import told
 
 TRACEBACK_ENV = "WLA_TRACEBACK"
 EX_SOFTWARE = 70  # sysexits.h: a bug in wla, not in its input
@@ -58,10 +59,8 @@ def main() -> None:
 def failure(error: BaseException) -> tuple[int, str | None]:
     """The exit status and the one line (None: say nothing) for an exception
     that ended a command."""
-    if isinstance(error, ParameterError):
-        return 1, " ".join(error.spelled(_spelled).split())
     if isinstance(error, WlaError):
-        return 1, " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        return 1, " ".join(line.strip() for line in told(error).splitlines() if line.strip())
     duckdb = sys.modules.get("duckdb")  # not loaded: none of its errors can have happened
     if isinstance(error, KeyboardInterrupt) or duckdb and isinstance(error, duckdb.InterruptException):
         return EX_INTERRUPTED, "interrupted"
@@ -83,18 +82,6 @@ def failure(error: BaseException) -> tuple[int, str | None]:
 def _internal(error: BaseException) -> str:
     what = f"{type(error).__name__}: {one_line(error)}" if str(error).strip() else type(error).__name__
     return f"internal error: {what} (set {TRACEBACK_ENV}=1 to see the traceback; please report it)"
-
-
-def _spelled(name: str) -> str:
-    """A parameter as the command line spells it: --load-factor for
-    load_factor, JOB for an argument; the name itself outside a command."""
-    found = command().commands.get(RUN.get("command") or "")
-    for param in found.params if found is not None else []:
-        if param.name == name:
-            if param.param_type_name == "option":
-                return max(param.opts, key=len)
-            return name.upper()  # an argument, as --help shows it
-    return name
 
 
 def _quiet_stdout() -> None:

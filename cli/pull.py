@@ -10,6 +10,7 @@ import typer
 from . import options, progress
 from .app import app, context
 from .present import show
+from .spelling import told
 
 KIB = 1024  # the progress bar counts kibibytes: a byte count would not fit its width
 
@@ -17,7 +18,7 @@ KIB = 1024  # the progress bar counts kibibytes: a byte count would not fit its 
 @app.command("pull")
 def pull_cmd(
     names: Optional[List[str]] = options.PullNames,
-    every: bool = options.PullAll,
+    all: bool = options.PullAll,
     url: Optional[str] = options.PullUrl,
     directory: Optional[Path] = options.PullDir,
     deadline: float = options.PullDeadline,
@@ -29,18 +30,24 @@ def pull_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Download logs named in wla's catalog (or --all), check their size and sha256, and ingest them."""
+    from wla.archive.kernel.errors import ParameterError, UsageError
     from wla.archive.pull.pull import download_dir, pull
 
     where = context(archive).path
-    with progress.display("pull", "KiB", quiet=as_json, rate=True) as shown:
-        results = pull(where, names or [], all=every, base_url=url, directory=directory,
-                       progress=lambda done, total, log: shown(done // KIB, total // KIB, log),
-                       deadline=deadline, min_rate=min_rate, rate_window=rate_window, read_timeout=read_timeout,
-                       max_size=max_size)
+    try:
+        with progress.display("pull", "KiB", quiet=as_json, rate=True) as shown:
+            results = pull(where, names or [], all=all, base_url=url, directory=directory,
+                           progress=lambda done, total, log: shown(done // KIB, total // KIB, log),
+                           deadline=deadline, min_rate=min_rate, rate_window=rate_window,
+                           read_timeout=read_timeout, max_size=max_size)
+    except ParameterError as e:
+        if "all" in e.names and not names:  # nothing asked for: the command line points at its help too
+            raise UsageError(f"{told(e)} (`wla pull --help`)") from None
+        raise
     failed = False
     for r in results:
         if r.error is not None or (r.ingest is not None and r.ingest.status == "failed"):
-            typer.echo(f"wla: {r.message if r.error is not None else r.ingest.message}", err=True)
+            typer.echo(f"wla: {r.message if r.error is not None else told(r.ingest.error)}", err=True)
             failed = True
     show(results, as_json, lambda rs: pulled(rs, download_dir(where, directory)))
     if failed:

@@ -110,7 +110,7 @@ def validate_cmd(
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     plot: Optional[Path] = options.ValidatePlot,
-    save_to: Optional[str] = options.ValidateSave,
+    save: Optional[str] = options.ValidateSave,
     force: bool = options.Force,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
@@ -125,7 +125,7 @@ def validate_cmd(
 
     from .evaluation import _check_save, _save
 
-    _check_save(save_to, force)
+    _check_save(save, force)
     ctx = context(archive)
     with ctx.reading() as a:
         name = resolve(a, log, version).name
@@ -133,7 +133,7 @@ def validate_cmd(
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=resample, workers=workers, dask=dask,
                           progress=shown, match=match, hurst_fit=hurst_fit, sim=sim)
-    saved = _save(ctx, result.runs, result.to_json(), save_to, force)
+    saved = _save(ctx, result.runs, result.to_json(), save, force)
     drawn = []
     if plot is not None:
         from wla.sim.evaluate.validate_plot import plot_validation

@@ -21,7 +21,7 @@ def simulate_cmd(
     version: Optional[str] = options.Version,
     query: Optional[str] = options.SimQuery,
     sim: SimSettings = SimSettings(),
-    save_to: Optional[str] = options.Save,
+    save: Optional[str] = options.Save,
     force: bool = options.Force,
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
@@ -33,24 +33,24 @@ def simulate_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
-    if save_to is not None:
+    if save is not None:
         from wla.sim.save import check_target
 
-        check_target(save_to, force)
+        check_target(save, force)
     ctx = context(archive)
     with progress.display("simulate", quiet=as_json):
         with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
             workload = from_archive(a, log, version, query, sim.procs, sim.exclude)
         result = simulate(workload, sim)
     saved = None
-    if save_to is not None:
+    if save is not None:
         from wla.sim.save import save  # pyarrow: only when saving
 
-        if save_to.endswith(".parquet"):
-            saved = save(result, save_to, force=force)
+        if save.endswith(".parquet"):
+            saved = save(result, save, force=force)
         else:
             with ctx.writing() as a:
-                saved = save(result, save_to, a)
+                saved = save(result, save, a)
     show(result.summary(), as_json, text.simulation)
     if sim.check:
         typer.echo("schedule checked: valid", err=True)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 from sqlglot import exp
-from wla.archive.kernel.errors import UsageError, WlaError
+from wla.archive.kernel.errors import ParameterError, UsageError, WlaError
 from wla.archive.kernel.statements import comment_on_table, copy_to_parquet, create_table, run
 from wla.archive.store.file import Archive, one_line
 
@@ -46,9 +46,10 @@ def check_target(target: str | None, force: bool = False) -> None:
 
 def _check_file(path: Path, force: bool) -> None:
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise UsageError(f"{path}: not a regular file; --save writes a new file or replaces a result wla saved")
+        raise ParameterError(f"{path}: not a regular file; {{target}} writes a new file or replaces a result wla saved",
+                             "target")
     if path.exists() and not force and not _saved_by_wla(path):
-        raise UsageError(f"{path} exists and is not a result wla saved; give --force to replace it")
+        raise ParameterError(f"{path} exists and is not a result wla saved; give {{force}} to replace it", "force")
 
 
 def frame_to_parquet(frame: pd.DataFrame, summary: str, path: str | os.PathLike, force: bool = False) -> Path:

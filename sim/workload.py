@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from wla.archive.kernel.clock import LogClock
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.processors import processors
 from wla.archive.kernel.ranges import MAX_PROCESSORS, whole
 from wla.archive.resolve import resolve
@@ -133,7 +133,7 @@ def exclusion_mask(frame: pd.DataFrame, exclude: str | None, clock: LogClock = L
         query = exp.select(exp.func("coalesce", cond, exp.false()).as_("x")).from_("workload")
         picked = run(con, query).fetchnumpy()["x"]
     except duckdb.Error as e:
-        raise UsageError(f"--exclude {exclude!r} does not apply to this workload: {one_line(e)}") from None
+        raise OptionError("exclude", f"{exclude!r} does not apply to this workload: {one_line(e)}") from None
     finally:
         con.close()
     return np.asarray(picked, dtype=bool)
@@ -150,7 +150,7 @@ def from_frame(frame: pd.DataFrame | Columns, procs: int | None = None, exclude:
     if need:
         raise UsageError(f"the workload lacks {', '.join(need)} (columns: {', '.join(map(str, frame.columns))})")
     if procs is None:
-        raise UsageError("the machine size is unknown: give the number of processors (--procs)")
+        raise ParameterError("the machine size is unknown: give the number of processors ({procs})", "procs")
     procs = whole("procs", procs, 1, MAX_PROCESSORS)  # given, or the log's machine size
     n = len(frame)
     submit = _column(frame, "submit")
@@ -195,10 +195,10 @@ def from_archive(archive: Archive, log: str | None = None, version: str | None =
     A query needs `procs` unless its rows hold a `log` column naming one log,
     whose machine size is then used."""
     if (log is None) == (query is None):
-        raise UsageError("simulate a log (optionally --version) or a --query, not both")
+        raise ParameterError("simulate a log (optionally {version}) or a {query}, not both", "version", "query")
     if query is not None:
         if version is not None:
-            raise UsageError("--version applies to a log, not to a --query")
+            raise ParameterError("{version} applies to a log, not to a {query}", "version", "query")
         frame = archive.sql(query)
         name = None
         if "log" in frame.columns and frame["log"].nunique() == 1:

@@ -5,10 +5,40 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Self
 
 
 class WlaError(Exception):
-    """Base of every error wla raises on purpose; the CLI prints it as one line."""
+    """Base of every error wla raises on purpose; the CLI prints it as one line.
+    Its message may name parameters of the Python API (`naming`)."""
+
+    template: str | None = None  # the message, each parameter it names written {name}
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def naming(cls, template: str, *names: str) -> Self:
+        """The error whose message names parameters: each of `names` written
+        {name} in `template`. Python shows the parameter (`runs`), the command
+        line its option (`--runs`), through `spelled`."""
+        error = cls(_spell(template, names, _itself))
+        error.template, error.names = template, names
+        return error
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        """The message with each parameter it names written as `spell` writes it."""
+        return str(self) if self.template is None else _spell(self.template, self.names, spell)
+
+
+def _itself(name: str) -> str:
+    return name
+
+
+def _spell(template: str, names: tuple[str, ...], spell: Callable[[str], str]) -> str:
+    if not names:
+        return template
+    named = "|".join(re.escape("{%s}" % name) for name in names)
+    return re.sub(named, lambda m: spell(m[0][1:-1]), template)
 
 
 def one_line(e: BaseException) -> str:
@@ -84,14 +114,8 @@ class ParameterError(UsageError):
     line as its option (`--load-factor`), through `spelled`."""
 
     def __init__(self, template: str, *names: str):
-        self.template = template
-        self.names = names
-        super().__init__(self.spelled(lambda name: name))
-
-    def spelled(self, spell) -> str:
-        """The message with each named parameter written as `spell` writes it."""
-        return re.sub(r"\{([a-z_][a-z0-9_]*)\}",
-                      lambda m: spell(m[1]) if m[1] in self.names else m[0], self.template)
+        super().__init__(_spell(template, names, _itself))
+        self.template, self.names = template, names
 
 
 class OptionError(ParameterError):

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
-from ..kernel.errors import UsageError, WlaError, visible
+from ..kernel.errors import ParameterError, UsageError, WlaError, visible
 from ..kernel.names import check_log_name
 from ..swf.reader import log_name
 
@@ -146,11 +146,11 @@ def select(catalog: Catalog, names: Iterable[str], every: bool = False) -> list[
     names it is closest to, before anything is downloaded."""
     names = list(names)
     if every and names:
-        raise UsageError("name logs or give --all, not both")
+        raise ParameterError("name logs or give {all}, not both", "all")
     if every:
         return list(catalog.entries)
     if not names:
-        raise UsageError("name the logs to pull, or give --all (`wla pull --help`)")
+        raise ParameterError("name the logs to pull, or give {all}", "all")
     by_name = {e.name: e for e in catalog.entries}
     chosen: list[Entry] = []
     for given in names:

@@ -25,7 +25,7 @@ def store_derived(archive: Archive, name: str, text: bytes, *, kind: str, method
     archive.require_writable()
     name = check_log_name(name)
     if archive.con.execute("SELECT 1 FROM logs WHERE name = ?", [name]).fetchall():
-        raise LogExists(f"the archive already holds a log named {name!r}; choose another --name")
+        raise LogExists.naming(f"the archive already holds a log named {name!r}; choose another {{name}}", "name")
     p = parse_bytes(f"{name}.swf", text, len(text), name=name)
     facts = header_facts(p.header)
     facts["tz"] = valid_tz(archive.con, facts["time_zone_string"])

@@ -170,7 +170,8 @@ class Archive:
 def query_error(e: duckdb.Error) -> QueryError:
     """A database error of a query, as the user is told it."""
     if isinstance(e, duckdb.PermissionException):
-        return QueryError(f"queries do not reach files unless allowed (wla sql --read-files): {one_line(e)}")
+        return QueryError.naming(f"queries do not reach files unless allowed ({{read_files}}): {one_line(e)}",
+                                 "read_files")
     return QueryError(one_line(e))
 
 

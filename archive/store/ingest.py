@@ -23,7 +23,7 @@ import duckdb
 import pandas as pd
 from sqlglot import exp
 
-from ..kernel.errors import InputError, InvalidName, LogExists, UsageError, WlaError, visible
+from ..kernel.errors import InputError, InvalidName, LogExists, ParameterError, UsageError, WlaError, visible
 from ..kernel.names import check_log_name
 from ..kernel.ranges import MAX_WORKERS, whole
 from ..kernel.statements import delete_where, insert_row, insert_select, run
@@ -153,16 +153,16 @@ def ingest(
     workers = whole("workers", workers, 1, MAX_WORKERS)
     files = find_files(paths)
     if name is not None and len(files) != 1:
-        raise UsageError("--name needs exactly one file")
+        raise ParameterError("{name} needs exactly one file", "name")
     held = archive.con.execute("SELECT log_id, name, sha256, file_name FROM logs").fetchall()
     plans = _plans(held, files, name)
     batch = _Batch(held)
     groups: dict[str, list[_Plan]] = {}
     for plan in plans:  # one log name, one worker: its files go in order
         if plan.refused is not None:
-            batch.done.put((plan.index, IngestResult(plan.path, plan.name, "failed",
-                                                     message=f"{plan.refused}; ingest it with --name",
-                                                     error=plan.refused)))
+            refused = type(plan.refused).naming(f"{plan.refused}; ingest it with {{name}}", "name")
+            batch.done.put((plan.index, IngestResult(plan.path, plan.name, "failed", message=str(refused),
+                                                     error=refused)))
         else:
             groups.setdefault(plan.name, []).append(plan)
     results: list[IngestResult | None] = [None] * len(plans)
@@ -223,10 +223,10 @@ def _ingest_one(con: duckdb.DuckDBPyConnection, plan: _Plan, lenient: bool, repl
     if holder is not None and holder[0] < plan.index:
         return IngestResult(plan.path, plan.name, "unchanged", message=_same_bytes(plan.name, holder[1]))
     if current is not None and not replace:
-        raise LogExists(
+        raise LogExists.naming(
             f"{plan.path}: the archive already holds a different log named {plan.name!r} "
-            f"(from {current}); use --replace to replace it, or --name to ingest it under another name"
-        )
+            f"(from {current}); use {{replace}} to replace it, or {{name}} to ingest it under another name",
+            "replace", "name")
     if current is not None:
         _check_replaceable(con, plan)
     p = parse_bytes(plan.path, data, size, lenient, plan.name, sha=sha)

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError
 from wla.archive.kernel.progress import Progress, tell
 
 from ..settings import SimSettings
@@ -156,21 +156,21 @@ def parse_side(settings: list[str], which: str) -> tuple[dict, dict]:
         key, eq, value = text.partition("=")
         key = key.strip()
         if not eq or key not in SIDE_KEYS:
-            raise UsageError(f"--{which} takes KEY=VALUE with KEY one of {', '.join(SIDE_KEYS)}, not {text!r}")
+            raise OptionError(f"side_{which}", f"takes KEY=VALUE with KEY one of {', '.join(SIDE_KEYS)}, not {text!r}")
         target = SIDE_KEYS[key]
         if target == "workload":
             if key == "procs":
                 try:
                     source[key] = int(value)
                 except ValueError:
-                    raise UsageError(f"--{which} procs={value!r}: a whole number") from None
+                    raise OptionError(f"side_{which}", f"procs={value!r}: a whole number") from None
             else:
                 source[key] = value
         elif target in ("load_factor", "tau", "warmup"):
             try:
                 options[target] = float(value)
             except ValueError:
-                raise UsageError(f"--{which} {key}={value!r}: a number") from None
+                raise OptionError(f"side_{which}", f"{key}={value!r}: a number") from None
         else:
             options[target] = value.strip()
     return source, options
@@ -186,7 +186,7 @@ def compare(a: Configuration, b: Configuration, settings: ShakeSettings | None =
     shaking = settings.shaking()
     runs = settings.runs
     if runs < 1:
-        raise UsageError(f"--runs is at least 1, not {runs}")
+        raise OptionError("runs", f"is at least 1, not {runs}")
     confs = tuple(Configuration(c.name, c.workload, split(settings, c.sim, {})[1]) for c in (a, b))
     study = CompareStudy(confs, shaking)
     values = np.full((2, runs + 1, len(RUN_COLUMNS)), np.nan)

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 
 Task = Callable[[Any, Any], Any]
 IN_FLIGHT = 4  # tasks queued per worker: enough to keep it busy, few enough to stay small
@@ -147,7 +147,7 @@ class DaskCluster(Executor):
         try:
             from distributed import Client
         except ImportError:  # pragma: no cover - a dependency
-            raise UsageError("--dask needs dask.distributed (pip install 'dask[distributed]')") from None
+            raise ParameterError("{dask} needs dask.distributed (pip install 'dask[distributed]')", "dask") from None
         from distributed.comm.addressing import parse_address, parse_host_port
 
         try:  # not an address (tcp://x, a port that is not a number): refused before any connection
@@ -155,7 +155,8 @@ class DaskCluster(Executor):
             if scheme in ("tcp", "tls"):
                 parse_host_port(where)
         except (ValueError, TypeError) as e:
-            raise UsageError(f"--dask takes a scheduler's address, as tcp://host:8786, not {address!r}: {e}") from None
+            raise OptionError("dask",
+                              f"takes a scheduler's address, as tcp://host:8786, not {address!r}: {e}") from None
         try:
             self.client = Client(address, timeout="30s")
         except (OSError, TimeoutError) as e:  # nobody answers there
@@ -199,11 +200,12 @@ def executor(workers: int | None = None, dask: str | None = None) -> Executor:
     local pool of `workers` processes (default: the cores; 1: this process)."""
     if dask:
         if workers is not None:
-            raise UsageError("give --workers or --dask, not both (a cluster has its own workers)")
+            raise ParameterError("give {workers} or {dask}, not both (a cluster has its own workers)",
+                                 "workers", "dask")
         return DaskCluster(dask)
     n = default_workers() if workers is None else workers
     if n < 1:
-        raise UsageError(f"--workers is at least 1, not {n}")
+        raise OptionError("workers", f"is at least 1, not {n}")
     return Executor() if n == 1 else LocalPool(n)
 
 

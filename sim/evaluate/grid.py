@@ -16,7 +16,7 @@ import itertools
 from decimal import Decimal, InvalidOperation, Overflow, localcontext
 from typing import Any
 
-from wla.archive.kernel.errors import OptionError, UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.ranges import MAX_PROCESSORS, number, whole
 
 from ..predictors import MAX_BADNESS, parse_estimator
@@ -54,25 +54,25 @@ def _decimal(text: str, grid: str) -> Decimal:
     try:
         value = Decimal(text.strip())
     except InvalidOperation:
-        raise UsageError(f"--grid {grid}: {text!r} is not a number") from None
+        raise OptionError("grid", f"{grid}: {text!r} is not a number") from None
     if not value.is_finite():
-        raise UsageError(f"--grid {grid}: {text!r} is not a number")
+        raise OptionError("grid", f"{grid}: {text!r} is not a number")
     if -value.as_tuple().exponent > MAX_DIGITS:
-        raise UsageError(f"--grid {grid}: {text.strip()!r} has more than {MAX_DIGITS} digits after the point")
+        raise OptionError("grid", f"{grid}: {text.strip()!r} has more than {MAX_DIGITS} digits after the point")
     return value
 
 
 def _range(a: str, b: str, step: str, grid: str) -> list[Decimal]:
     lo, hi, by = _decimal(a, grid), _decimal(b, grid), _decimal(step, grid)
     if by <= 0 or hi < lo:
-        raise UsageError(f"--grid {grid}: a range is FROM:TO:STEP with FROM <= TO and STEP > 0")
+        raise OptionError("grid", f"{grid}: a range is FROM:TO:STEP with FROM <= TO and STEP > 0")
     with localcontext() as ctx:
         ctx.prec = 4 * MAX_DIGITS  # every value of the range exactly, whatever its digits
         ctx.traps[Overflow] = False  # a range past Decimal's largest exponent has too many steps
         steps = (hi - lo) / by
         if steps >= MAX_POINTS:
-            raise UsageError(f"--grid {grid}: {int(steps) + 1:,} values; at most {MAX_POINTS:,}"
-                             if steps < 10**12 else f"--grid {grid}: more than 10^12 values; at most {MAX_POINTS:,}")
+            raise OptionError("grid", f"{grid}: {int(steps) + 1:,} values; at most {MAX_POINTS:,}"
+                              if steps < 10**12 else f"{grid}: more than 10^12 values; at most {MAX_POINTS:,}")
         count = int(steps) + 1
         places = max(-lo.as_tuple().exponent, -by.as_tuple().exponent, 0)
         return [(lo + i * by).quantize(Decimal(1).scaleb(-places)) for i in range(count)]
@@ -93,7 +93,7 @@ def _checked(name: str, values: list[Any]) -> list[Any]:
         try:
             check(v)
         except OptionError as e:
-            raise UsageError(f"--grid {name}: {e.problem}") from None
+            raise OptionError("grid", f"{name}: {e.problem}") from None
     return values
 
 
@@ -102,9 +102,9 @@ def parse_grid(text: str) -> tuple[str, list[Any]]:
     name, eq, values = text.partition("=")
     name = name.strip()
     if not eq or not values.strip():
-        raise UsageError(f"--grid is NAME=VALUES, as in load=0.5:0.95:0.01, not {text!r}")
+        raise OptionError("grid", f"is NAME=VALUES, as in load=0.5:0.95:0.01, not {text!r}")
     if name not in PARAMETERS:
-        raise UsageError(f"--grid {name}: not a parameter; one of {', '.join(PARAMETERS)}")
+        raise OptionError("grid", f"{name}: not a parameter; one of {', '.join(PARAMETERS)}")
     _, kind = PARAMETERS[name]
     values = values.strip()
     if name == "estimate":
@@ -130,20 +130,22 @@ def parse_grid(text: str) -> tuple[str, list[Any]]:
     elif len(parts) == 1:
         numbers = [_decimal(v, text) for v in values.split(",")]
     else:
-        raise UsageError(f"--grid {text!r}: a range is FROM:TO:STEP, a list V1,V2,...")
+        raise OptionError("grid", f"{text!r}: a range is FROM:TO:STEP, a list V1,V2,...")
     try:
         return name, _checked(name, [_number(v, kind) for v in numbers])
-    except UsageError as e:
-        raise UsageError(str(e) if str(e).startswith("--grid") else f"--grid {name}: {e}") from None
+    except OptionError:
+        raise
+    except UsageError as e:  # a value that is not a whole number
+        raise OptionError("grid", f"{name}: {e}") from None
 
 
 def points(grids: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
     """Every combination, as {grid name: value}; the last grid varies fastest."""
     names = [n for n, _ in grids]
     if len(set(names)) != len(names):
-        raise UsageError("each parameter takes one --grid")
+        raise ParameterError("each parameter takes one {grid}", "grid")
     if "estimate" in names and "badness" in names:
-        raise UsageError("--grid badness sets the estimate: give it or --grid estimate, not both")
+        raise ParameterError("{grid} badness sets the estimate: give it or {grid} estimate, not both", "grid")
     total = 1
     for _, values in grids:
         total *= len(values)
@@ -161,6 +163,6 @@ def options_at(point: dict[str, Any], resampled: bool = False) -> dict[str, Any]
         if name == "procs" or (resampled and name in RESAMPLE_PARAMETERS):
             continue
         if name == "rb_npw":
-            raise UsageError("--grid rb_npw sets resampled workloads: give --resample")
+            raise ParameterError("{grid} rb_npw sets resampled workloads: give {resample}", "grid", "resample")
         out[keyword] = f"badness:{value:g}" if name == "badness" else value
     return out

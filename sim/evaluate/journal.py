@@ -25,13 +25,13 @@ import stat
 from pathlib import Path
 from typing import Any, Iterator
 
-from wla.archive.kernel.errors import UsageError, WlaError, shorten, visible
+from wla.archive.kernel.errors import ParameterError, UsageError, WlaError, shorten, visible
 from wla.archive.swf.rawfile import not_regular, open_regular
 
 FORMAT = "wla sweep journal 2"
 FORMAT_NAME = "wla sweep journal "  # what every format's name starts with
 CHECK_DIGITS = 16
-START_OVER = "remove it and run the sweep again without --resume"
+START_OVER = "remove it and run the sweep again without {resume}"  # names sweep()'s `resume`
 # What a line cut short can hold: the start of `[point, run, values..., "check"]`.
 CUT_LINE = re.compile(rb'\[[-0-9a-fE.+, nul"]*]?')
 
@@ -76,8 +76,8 @@ class Journal:
         exists = self._kind()
         if exists:
             if not resume:
-                raise UsageError(f"{self.path} holds an unfinished sweep: add --resume to finish it, "
-                                 "or remove the file to start again")
+                raise ParameterError(f"{self.path} holds an unfinished sweep: add {{resume}} to finish it, "
+                                     "or remove the file to start again", "resume")
             self._read()
         elif resume:
             raise UsageError(f"nothing to resume: no journal at {self.path}")
@@ -93,7 +93,8 @@ class Journal:
         return f"sweep journal {visible(str(self.path))}, line {line}"
 
     def _refuse(self, line: int, problem: str) -> UsageError:
-        return UsageError(f"{self._where(line)}: {problem}; the journal cannot be resumed: {START_OVER}")
+        return ParameterError(f"{self._where(line)}: {problem}; the journal cannot be resumed: {START_OVER}",
+                              "resume")
 
     def _kind(self) -> bool:
         """Whether the journal exists; anything but a regular file is refused
@@ -106,8 +107,8 @@ class Journal:
             raise UsageError(f"cannot read the sweep journal {visible(str(self.path))}: {e.strerror or e}") from None
         kind = not_regular(mode)
         if kind is not None:
-            raise UsageError(f"the sweep journal {visible(str(self.path))} is {kind}, not a regular file: "
-                             "remove it, or --save the sweep elsewhere")
+            raise ParameterError(f"the sweep journal {visible(str(self.path))} is {kind}, not a regular file: "
+                                 "remove it, or {journal} the sweep elsewhere", "journal")
         return True
 
     def _append(self):
@@ -192,8 +193,8 @@ class Journal:
                 or not head["format"].startswith(FORMAT_NAME)):
             raise self._refuse(1, "not a wla sweep journal")
         if head.get("hash") != self.hash:
-            raise UsageError(f"{self._where(1)}: the journal of another sweep (other log, grids or options); "
-                             f"run that sweep with --resume, or {START_OVER}")
+            raise ParameterError(f"{self._where(1)}: the journal of another sweep (other log, grids or options); "
+                                 f"run that sweep with {{resume}}, or {START_OVER}", "resume")
         if head["format"] != FORMAT:
             raise self._refuse(1, f"written by another version of wla (format {shorten(head['format'], 40)!r}; "
                                   f"this wla resumes {FORMAT!r})")

@@ -23,7 +23,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, UsageError
 
 from ..workload import Workload
 from .settings import ATTRIBUTES
@@ -43,13 +43,13 @@ FLOOR_SECONDS = 1.0
 
 def check_shaking(attribute: str, degree: float, relative: float | None, jobs: float) -> None:
     if attribute not in ATTRIBUTES:
-        raise UsageError(f"--attribute is one of {', '.join(ATTRIBUTES)}, not {attribute!r}")
+        raise OptionError("attribute", f"is one of {', '.join(ATTRIBUTES)}, not {attribute!r}")
     if not np.isfinite(degree) or degree < 0:
-        raise UsageError(f"--degree is a number >= 0 (seconds, or processors for size), not {degree}")
+        raise OptionError("degree", f"is a number >= 0 (seconds, or processors for size), not {degree}")
     if relative is not None and (not np.isfinite(relative) or relative < 0):
-        raise UsageError(f"--relative is a percentage >= 0, not {relative}")
+        raise OptionError("relative", f"is a percentage >= 0, not {relative}")
     if not 0 <= jobs <= 100:
-        raise UsageError(f"--jobs is a percentage from 0 to 100, not {jobs}")
+        raise OptionError("jobs", f"is a percentage from 0 to 100, not {jobs}")
 
 
 def _round_half_up(x: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import ParameterError, UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError
 from wla.archive.kernel.progress import Progress
 
 from ..seeds import run_rng
@@ -127,7 +127,7 @@ def shake(workload: Workload, settings: ShakeSettings | None = None, sim: SimSet
     shaking = settings.shaking()
     runs = settings.runs
     if runs < 1:
-        raise UsageError(f"--runs is at least 1, not {runs}")
+        raise OptionError("runs", f"is at least 1, not {runs}")
     first = simulate(workload, sim)  # the original, and a check of every setting before any process starts
     study = Study(workload, shaking, sim)
     values = np.full((runs + 1, len(RUN_COLUMNS)), np.nan)

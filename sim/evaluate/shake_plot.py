@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError
 from wla.archive.kernel.plot import save
 
 from .shake import ShakeResult
@@ -17,7 +17,7 @@ from .summary import METRIC_NAMES
 def plot_shake(result: ShakeResult, path: str | os.PathLike, metric: str = "bounded_slowdown_mean") -> None:
     """Write a PNG; the same study gives the same bytes."""
     if metric not in METRIC_NAMES:
-        raise UsageError(f"--metric is one of {', '.join(METRIC_NAMES)}, not {metric!r}")
+        raise OptionError("metric", f"is one of {', '.join(METRIC_NAMES)}, not {metric!r}")
     runs = result.runs
     values = runs.loc[runs["shaken"], metric].to_numpy(dtype=np.float64)
     values = values[~np.isnan(values)]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import ParameterError, UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.progress import Progress, tell
 
 from ..settings import SimSettings
@@ -43,7 +43,7 @@ def resized(workload: Workload, P: int) -> Workload:
     if P == workload.P:
         return workload
     if P < 1:
-        raise UsageError(f"--grid procs: a machine has at least 1 processor, not {P}")
+        raise OptionError("grid", f"procs: a machine has at least 1 processor, not {P}")
     keep = workload.procs <= P
     dropped = int((~keep).sum())
     counts = dict(workload.not_simulated)
@@ -137,7 +137,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
     if resample is not None:
         resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
-        raise UsageError(f"--runs is at least 0, not {runs}")
+        raise OptionError("runs", f"is at least 0, not {runs}")
     if resume and journal is None:
         raise ParameterError("{resume} finishes the sweep that {journal} records: give {journal} too",
                              "resume", "journal")

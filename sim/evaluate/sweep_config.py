@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from wla.archive.clean.textfile import parse_toml, read_text
-from wla.archive.kernel.errors import UsageError, visible
+from wla.archive.kernel.errors import ParameterError, UsageError, visible
 
 from .grid import parse_grid
 
@@ -46,8 +46,8 @@ def _grid_text(name: str, values: object, shown: str) -> str:
         return ",".join(str(v) for v in values)
     if isinstance(values, str):
         return values
-    raise UsageError(f"{shown}: grid {name} is a text as --grid writes it or a list of values, "
-                     f"not {type(values).__name__}")
+    raise ParameterError(f"{shown}: grid {name} is a text as {{grid}} writes it or a list of values, "
+                         f"not {type(values).__name__}", "grid")
 
 
 def read_config(path: str | os.PathLike) -> tuple[dict[str, Any], list[tuple[str, list]]]:

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError
 from wla.archive.kernel.plot import save
 
 from .summary import METRIC_NAMES
@@ -33,7 +33,7 @@ def _positions(values: list) -> tuple[np.ndarray, list[str] | None, str]:
 def plot_sweep(result: SweepResult, metric: str, path: str | os.PathLike) -> None:
     """Write a PNG; the same sweep gives the same bytes."""
     if metric not in METRIC_NAMES:
-        raise UsageError(f"--plot takes a metric, one of {', '.join(METRIC_NAMES)}; not {metric!r}")
+        raise OptionError("metric", f"takes a metric, one of {', '.join(METRIC_NAMES)}; not {metric!r}")
     grids = list(result.settings["grids"].items())
     x_name, x_values = grids[0]
     others = [n for n, _ in grids[1:]]

@@ -39,9 +39,9 @@ class SweepSetup:
     sim: SimSettings
 
 
-def sweep_setup(grids: Sequence[str] = (), config: str | os.PathLike | None = None, *, absolute: bool = False,
+def sweep_setup(grid: Sequence[str] = (), config: str | os.PathLike | None = None, *, absolute: bool = False,
                 **given: Any) -> SweepSetup:
-    """The sweep of `grids` (NAME=VALUES texts) and of the settings `given`
+    """The sweep of the `grid` texts (NAME=VALUES) and of the settings `given`
     (log, version, query, ShakeSettings' and SimSettings' names): each given
     one wins over the `config` file's (sweep_config.py), which wins over
     the default; the given grids replace the file's of the same name.
@@ -56,23 +56,23 @@ def sweep_setup(grids: Sequence[str] = (), config: str | os.PathLike | None = No
 
         from_file, merged = read_config(config)
     named: set[str] = set()
-    for text in grids:
+    for text in grid:
         name, values = parse_grid(text)
         if name in named:
-            raise ParameterError("{grids} %s is given twice; give each parameter's values in one {grids}" % name,
-                                 "grids")
+            raise ParameterError("{grid} %s is given twice; give each parameter's values in one {grid}" % name,
+                                 "grid")
         named.add(name)
         merged = [(n, v) for n, v in merged if n != name] + [(name, values)]
     if not merged:
-        raise ParameterError("give at least one {grids} NAME=VALUES (or a {config} file with a [grid] table)",
-                             "grids", "config")
+        raise ParameterError("give at least one {grid} NAME=VALUES (or a {config} file with a [grid] table)",
+                             "grid", "config")
     values = {**from_file, **given}
     if values.get("log") is None and values.get("query") is None:
         raise ParameterError("give a log to sweep, or {query} SQL", "query")
     swept = {PARAMETERS[n][0] for n, _ in merged} | {n for n, _ in merged}
     for key in FIXED:
         if key in swept and key in values:
-            raise ParameterError("{%s} is swept by a {grids}; do not also give it" % key, key, "grids")
+            raise ParameterError("{%s} is swept by a {grid}; do not also give it" % key, key, "grid")
     absolute = bool(values.pop("absolute", absolute))
     shake = ShakeSettings().edit(**{k: v for k, v in values.items() if k in ShakeSettings.names()})
     if absolute:

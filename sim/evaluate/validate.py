@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, UsageError
 from wla.archive.kernel.names import for_shell
 from wla.archive.kernel.progress import Progress
 
@@ -130,7 +130,7 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     plot) and simulated with the settings `sim` (keywords edit them; the
     seed is the study's)."""
     if runs < 1:
-        raise UsageError(f"--runs is at least 1, not {runs}")
+        raise OptionError("runs", f"is at least 1, not {runs}")
     if source.P is None:
         raise UsageError(f"{source.name} has no machine size: "
                          f"set it with `wla set {for_shell(source.name)} max-procs N`")

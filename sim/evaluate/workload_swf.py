@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, UsageError
 
 from ..workload import Workload
 
@@ -40,7 +40,7 @@ def write_workload(workload: Workload, path: str | os.PathLike, notes: list[str]
     """Write FILE.swf, or FILE.swf.gz compressed."""
     path = Path(path)
     if not (path.name.endswith(".swf") or path.name.endswith(".swf.gz")):
-        raise UsageError(f"--save-workload writes FILE.swf or FILE.swf.gz, not {path.name}")
+        raise OptionError("path", f"writes FILE.swf or FILE.swf.gz, not {path.name}")
     data = workload_swf(workload, notes).encode()
     try:
         if path.name.endswith(".gz"):

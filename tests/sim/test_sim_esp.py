@@ -165,7 +165,7 @@ def test_esp_workload_rounds_processors_half_up():
 
 
 def test_esp_workload_needs_one_arrival_per_full_machine_job():
-    with pytest.raises(UsageError, match=r"2 full-machine job.*but 1 arrival time.*--full-at"):
+    with pytest.raises(UsageError, match=r"2 full-machine job.*but 1 arrival time.*\(full_arrivals T"):
         esp_workload(read_mix(EXAMPLE_MIX), 128, seed=1, full_arrivals=[300])
 
 

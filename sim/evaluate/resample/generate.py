@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from wla.archive.kernel.clock import WEEK
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 
 from ...seeds import stream
 from .pools import LONG_TERM, RARE, TEMPORARY, UserPools
@@ -192,15 +192,16 @@ def _check(n_long: int, initial: float, rate: float, rb_npw: float, longs: int, 
     if n_long and not longs:
         raise UsageError("the log has no long-term user to resample (see `wla users`)")
     if initial > temps and (temps or half_up(initial)):  # less than half a user from an empty pool: none
-        raise UsageError(f"{initial:g} initial temporary users asked for, but the pool holds {temps} "
-                         "(lower --load or --temporary)")
+        raise ParameterError(f"{initial:g} initial temporary users asked for, but the pool holds {temps} "
+                             "(lower {load} or {temporary})", "load", "temporary")
     if rate > temps:
-        raise UsageError(f"an arrival rate of {rate:g} temporary users a week is more than the pool's {temps} "
-                         "users (lower --load or --arrival-rate)")
+        raise ParameterError(f"an arrival rate of {rate:g} temporary users a week is more than the pool's {temps} "
+                             "users (lower {load} or {arrival_rate})", "load", "arrival_rate")
     if rb_npw > rate:
-        raise UsageError(f"--rb-npw {rb_npw:g} exceeds the temporary arrival rate {rate:g}")
+        raise OptionError("rb_npw", f"{rb_npw:g} exceeds the temporary arrival rate {rate:g}")
     if rb_npw > 0 and not rares:
-        raise UsageError("--rb-npw needs rare-behavior users: give --rb USER:BEGIN:END or --rb-from-flurries")
+        raise ParameterError("{rb_npw} needs rare-behavior users: give {rb} USER:BEGIN:END or {rb_from_flurries}",
+                             "rb_npw", "rb", "rb_from_flurries")
 
 
 def assemble(jobs: pd.DataFrame, p: Plan) -> pd.DataFrame:

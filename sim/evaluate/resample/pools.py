@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from wla.archive.kernel.clock import WEEK
-from wla.archive.kernel.errors import UsageError
+from wla.archive.kernel.errors import ParameterError, UsageError
 
 LONG_TERM, TEMPORARY, DISCARDED, RARE = 0, 1, 2, 3
 CLASSES = ("long-term", "temporary", "discarded", "rare-behavior")
@@ -110,7 +110,8 @@ def user_pools(submit: np.ndarray, user: np.ndarray, triples: tuple[Triple, ...]
     `long_term_weeks`; else temporary, and discarded when all its activity
     lies within `edge_weeks` of the log's start or of its end."""
     if not long_term_weeks > 0 or not edge_weeks >= 0:
-        raise UsageError("--long-term-weeks must be positive and --edge-weeks at least 0")
+        raise ParameterError("{long_term_weeks} must be positive and {edge_weeks} at least 0",
+                             "long_term_weeks", "edge_weeks")
     submit = np.asarray(submit, dtype=np.float64)
     user = np.asarray(user, dtype=np.int64)
     triples = tuple(triples)

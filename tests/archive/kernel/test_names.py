@@ -96,7 +96,7 @@ def test_an_injected_name_is_refused_at_ingest(tmp_path, small_file):
         results = ingest(a, [folder])
         assert [r.status for r in results] == ["failed", "ingested"]
         assert isinstance(results[0].error, InvalidName) and "control character" in results[0].message
-        assert "\n" not in results[0].message and "--name" in results[0].message
+        assert "\n" not in results[0].message and results[0].message.endswith("; ingest it with name")
     assert _logs(archive) == ["plain"]
     line = wla("ingest", small_file, "--name", INJECTED, archive=archive).one_error_line()
     assert "control character (U+000A)" in line

@@ -385,7 +385,7 @@ def test_different_file_under_the_same_name(archive, tmp_path):
 
     [r] = ingest(archive, [other])
     assert r.status == "failed" and isinstance(r.error, LogExists)
-    assert "base" in r.message and "--replace" in r.message
+    assert "base" in r.message and "use replace to replace it" in r.message
     assert_same(before, snapshot(archive))
 
     [r] = ingest(archive, [other], replace=True)

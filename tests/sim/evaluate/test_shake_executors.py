@@ -348,8 +348,8 @@ def test_unreachable_dask_scheduler_is_a_usage_error():
     no_host, no_port, unreachable = done.stdout.splitlines()
     assert unreachable.startswith(f"cannot reach the Dask scheduler at {address}")
     # not addresses at all: refused before any wait
-    assert no_host.startswith("--dask takes a scheduler's address, as tcp://host:8786, not 'tcp://x'")
-    assert no_port.startswith("--dask takes a scheduler's address")
+    assert no_host.startswith("dask takes a scheduler's address, as tcp://host:8786, not 'tcp://x'")
+    assert no_port.startswith("dask takes a scheduler's address")
 
 
 @pytest.mark.slow

@@ -26,11 +26,11 @@ def test_named_settings_win_over_the_file_which_wins_over_the_defaults(tmp_path)
 
 
 @pytest.mark.parametrize("grids, given, message", [
-    (["load=1", "load=2"], {"log": "L"}, "grids load is given twice; give each parameter's values in one grids"),
-    ([], {"log": "L"}, "give at least one grids NAME=VALUES (or a config file with a [grid] table)"),
+    (["load=1", "load=2"], {"log": "L"}, "grid load is given twice; give each parameter's values in one grid"),
+    ([], {"log": "L"}, "give at least one grid NAME=VALUES (or a config file with a [grid] table)"),
     (["load=1"], {}, "give a log to sweep, or query SQL"),
-    (["policy=easy"], {"log": "L", "policy": "fcfs"}, "policy is swept by a grids; do not also give it"),
-    (["load=1"], {"log": "L", "load_factor": 2.0}, "load_factor is swept by a grids; do not also give it"),
+    (["policy=easy"], {"log": "L", "policy": "fcfs"}, "policy is swept by a grid; do not also give it"),
+    (["load=1"], {"log": "L", "load_factor": 2.0}, "load_factor is swept by a grid; do not also give it"),
     (["load=1"], {"log": "L", "speed": 2}, "not a setting of a sweep: speed"),
 ])
 def test_each_rule_is_the_library_s(grids, given, message):
@@ -42,7 +42,7 @@ def test_each_rule_is_the_library_s(grids, given, message):
 def test_the_command_line_spells_the_parameters_as_its_options():
     with pytest.raises(ParameterError) as e:
         sweep_setup(["policy=easy"], log="L", policy="fcfs")
-    flags = {"grids": "--grid", "policy": "--policy"}
+    flags = {"grid": "--grid", "policy": "--policy"}
     assert e.value.spelled(flags.get) == "--policy is swept by a --grid; do not also give it"
 
 
