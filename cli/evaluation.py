@@ -154,7 +154,7 @@ def sweep_cmd(
     setup = sweep_setup(grid, config, **given)
     if (plot is None) != (plot_to is None):
         raise UsageError("--plot METRIC and -o FILE.png go together")
-    check_metric(metric)
+    check_metric(metric, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)
     with ctx_archive.reading() as a:

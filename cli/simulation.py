@@ -44,13 +44,13 @@ def simulate_cmd(
         result = simulate(workload, sim)
     saved = None
     if save is not None:
-        from wla.sim.save import save  # pyarrow: only when saving
+        from wla.sim.save import save as save_result  # pyarrow: only when saving
 
         if save.endswith(".parquet"):
-            saved = save(result, save, force=force)
+            saved = save_result(result, save, force=force)
         else:
             with ctx.writing() as a:
-                saved = save(result, save, a)
+                saved = save_result(result, save, a)
     show(result.summary(), as_json, text.simulation)
     if sim.check:
         typer.echo("schedule checked: valid", err=True)

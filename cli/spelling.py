@@ -11,6 +11,7 @@ from .app import RUN, command
 # (command, parameter) -> the command's parameter; command None: every command.
 FED_BY = {
     ("sweep", "metric"): "plot",  # plot_sweep(result, metric, path): --plot METRIC
+    ("sweep", "shown_metric"): "metric",  # --metric: the metric the text shows (summary.check_metric)
     ("sweep", "journal"): "save",  # the sweep's journal lies beside what --save names
     ("shake", "path"): "save_workload",  # write_workload(workload, path, notes)
     (None, "target"): "save",  # save(result, target, ...): every command's --save

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import wla
 from cli_run import wla as run_wla
-from conftest import data_dir
+from real_logs import data_dir
 from wla.archive import QueryError
 from wla.archive import open as open_archive
 from wla.archive.kernel import errors

@@ -4,30 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from real_logs import data_dir, pandas_log
+from real_logs import pandas_log
+from versions_example import LOG, V1, V2, build  # noqa: F401 (V2: the second version's recipe)
 from wla.archive import ArchiveMissing, LogNotFound, UsageError
 from wla.archive import open as open_archive
-from wla.archive.clean.build import clean
 from wla.archive.clean.provenance import provenance
 from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.versions import version_name, why
 from wla.archive.context import ENV_PATH, Context
 from wla.archive.resolve import LogName, resolve, resolve_version
-from wla.archive.store.ingest import ingest
 from wla.sim import from_archive
-
-LOG = "NASA-iPSC-1993-3-head228"
-V1 = f'log = "{LOG}"\nversion = "v1"\n\n[[step]]\nrule = "filter"\nwhere = "user=4"\n'
-V2 = f'log = "{LOG}@v1"\nversion = "v2"\n\n[[step]]\nrule = "filter"\nwhere = "user=5"\n'
-
-
-def build(path) -> None:
-    """The small log, v1 without user 4, and v2 built from v1 without user 5."""
-    with open_archive(path, write=True) as a:
-        [r] = ingest(a, [data_dir() / f"{LOG}.swf.gz"])
-        assert r.status == "ingested", r.message
-        clean(a, parse_recipe(V1))
-        clean(a, parse_recipe(V2))
 
 
 @pytest.fixture(scope="module")

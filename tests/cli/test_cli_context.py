@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from cli_run import wla
 from real_logs import data_dir, pandas_log
-from test_context import LOG, V1, build
+from versions_example import LOG, V1, build
 from wla.archive import open as open_archive
 from wla.archive.clean.rules import load_rules
 from wla.archive.clean.versions import steps, versions, why

@@ -29,7 +29,7 @@ def test_options_and_grids_in_the_order_written(tmp_path):
     ("tau = false\n", "tau is a number, not false"),
     ('log = "L"\nspeed = 3\n', "unknown keys speed; known: "),
     ('grid = "load=1"\n', r"\[grid\] is a table of parameter = values"),
-    ("[grid]\nload = true\n", "grid load is a text as --grid writes it or a list of values, not bool"),
+    ("[grid]\nload = true\n", "grid load is a text as grid writes it or a list of values, not bool"),
 ])
 def test_a_value_of_the_wrong_type_is_refused_naming_the_key(tmp_path, text, says):
     with pytest.raises(UsageError, match=r"sweep\.toml: " + says):

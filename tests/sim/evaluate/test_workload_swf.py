@@ -36,5 +36,5 @@ def test_written_plain_or_compressed_and_nothing_else(tmp_path):
     packed = write_workload(W, tmp_path / "w.swf.gz", ["shaken run 1"]).read_bytes()
     assert gzip.decompress(packed).decode() == TEXT
     assert packed == write_workload(W, tmp_path / "again.swf.gz", ["shaken run 1"]).read_bytes()
-    with pytest.raises(UsageError, match="--save-workload writes FILE.swf or FILE.swf.gz, not w.csv"):
+    with pytest.raises(UsageError, match="^path writes FILE.swf or FILE.swf.gz, not w.csv"):
         write_workload(W, tmp_path / "w.csv", [])
