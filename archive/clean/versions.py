@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..kernel.errors import LogNotFound
-from ..resolve import resolve, resolve_version
+from ..resolve import lineage, resolve, resolve_version
 from ..store.file import Archive
 
 
@@ -17,18 +17,6 @@ def version_name(archive: Archive, log: str, version: str | None = None) -> str:
     """The full name of a log or version from any spelling (resolve.py):
     `LOG`, `v1` -> `LOG@v1`; `original` -> the log; `LOG@v1` stays."""
     return resolve(archive, log, version).name
-
-
-def lineage(archive: Archive, name: str) -> list[int]:
-    """The version's id and those of the versions it was built from."""
-    ids = []
-    log_id = archive.log_id(name)
-    while True:
-        row = archive.con.execute("SELECT source_log_id FROM versions WHERE log_id = ?", [log_id]).fetchall()
-        if not row:
-            return ids
-        ids.append(log_id)
-        log_id = row[0][0]
 
 
 def versions(archive: Archive, log: str | None = None) -> pd.DataFrame:
