@@ -1,6 +1,8 @@
 """simulate(): a workload in, a result with every setting written out."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from wla.archive.kernel.errors import UsageError
 from wla.archive.kernel.processors import RULE as PROCESSORS_RULE
 
@@ -22,9 +24,21 @@ TIE_ORDER = {"log": "simultaneous arrivals in log order", "reverse": "simultaneo
 
 
 def _checked(s: SimSettings):
-    """Refuse a setting the simulator does not have; the estimator the text names."""
+    """Refuse a setting the simulator does not have; the estimator the text
+    names. Kept per settings: a study checks the same settings every run."""
+    try:
+        hash(s)
+    except TypeError:  # a value of a type no setting has: refused by the checks
+        return _check(s)
+    return _kept(s)
+
+
+def _check(s: SimSettings):
     s.checked()
     return parse_estimator(s.estimate)
+
+
+_kept = lru_cache(maxsize=1024)(_check)
 
 
 def check_settings(settings: SimSettings | None = None, **changes) -> None:
