@@ -14,37 +14,41 @@ from __future__ import annotations
 
 import itertools
 from decimal import Decimal, InvalidOperation, Overflow, localcontext
-from typing import Any
+from typing import Any, get_args
 
 from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
-from wla.archive.kernel.ranges import MAX_PROCESSORS, number, whole
+from wla.archive.kernel.ranges import number
+from wla.archive.kernel.settings import spec
 
 from ..predictors import MAX_BADNESS, parse_estimator
-from ..settings import LOAD_FACTORS
-from .resample.settings import MAX_USERS
+from ..settings import SimSettings
+from .resample.settings import ResampleSettings
 
-PARAMETERS = {
-    # grid name: (simulate()'s keyword, kind of value)
-    "load": ("load_factor", float),
-    "estimate": ("estimate", str),
-    "badness": ("estimate", float),
-    "policy": ("policy", str),
-    "procs": ("procs", int),
-    "overrun": ("overrun", str),
-    "rb_npw": ("rb_npw", float),  # resampled sweeps only: rare-behavior users per week
+
+def _setting(name: str, cls: type = SimSettings) -> tuple[type, Any]:
+    """A setting's kind and range check, as its settings class declares them."""
+    field, kind = next((f, k) for f, k in cls.described() if f.name == name)
+    kind = next((k for k in get_args(kind) if k is not type(None)), kind)  # int | None: int
+    return kind, spec(field).check
+
+
+# grid name: (the setting it edits, kind of value, range check); a value is
+# checked as the setting is, refused before any run.
+_BADNESS = (float, lambda n, v: number(n, v, 0, MAX_BADNESS))  # the F of estimate badness:F
+GRID = {
+    "load": ("load_factor", *_setting("load_factor")),
+    "estimate": ("estimate", str, None),  # parse_estimator checks each
+    "badness": ("estimate", *_BADNESS),
+    "policy": ("policy", str, None),  # a choice, checked with every point's settings
+    "procs": ("procs", *_setting("procs")),
+    "overrun": ("overrun", str, None),
+    "rb_npw": ("rb_npw", *_setting("rb_npw", ResampleSettings)),  # resampled sweeps only: RB_NPW
 }
+PARAMETERS = {name: (setting, kind) for name, (setting, kind, _) in GRID.items()}
 # In a resampled sweep these set each run's workload, not simulate(): load is
 # the resampling's load factor (more or fewer users), rb_npw its RB_NPW.
 RESAMPLE_PARAMETERS = ("load", "rb_npw")
 MAX_POINTS = 1_000_000
-# Each value is checked as the option it sets is (the same range as --procs,
-# --load-factor, ...): refused before any run.
-RANGES = {
-    "load": lambda v: number("load", v, *LOAD_FACTORS),
-    "badness": lambda v: number("badness", v, 0, MAX_BADNESS),
-    "procs": lambda v: whole("procs", v, 1, MAX_PROCESSORS),
-    "rb_npw": lambda v: number("rb_npw", v, 0, MAX_USERS),
-}
 # Digits a grid's number may have after the point: more than any parameter
 # needs, few enough that no range spins on its count or its rounding.
 MAX_DIGITS = 20
@@ -88,10 +92,10 @@ def _number(value: Decimal, kind: type) -> Any:
 
 def _checked(name: str, values: list[Any]) -> list[Any]:
     """Every value in the range of the option it sets."""
-    check = RANGES.get(name)
+    check = GRID[name][2]
     for v in values if check else ():
         try:
-            check(v)
+            check(name, v)
         except OptionError as e:
             raise OptionError("grid", f"{name}: {e.problem}") from None
     return values
