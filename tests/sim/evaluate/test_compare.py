@@ -18,16 +18,6 @@ from wla.sim.evaluate.summary import METRIC_NAMES
 LOG = "SDSC-SP2-1998-4.2-cln"
 
 
-@pytest.fixture
-def archive_file(sp2_archive_file):
-    return sp2_archive_file
-
-
-@pytest.fixture
-def workload(sp2_workload):
-    return sp2_workload
-
-
 def test_verdicts_by_hand():
     """Differences 1, 2, 3: mean 2, s = 1, t(0.975, 2) = 4.302652729749464,
     half-width 4.3027 / sqrt(3) = 2.4841: the interval (-0.48, 4.48) holds 0.
@@ -46,22 +36,22 @@ def test_verdicts_by_hand():
     assert d["wrong_conclusion"] == 0.25  # one run of four has the other sign than the mean (4.25)
 
 
-def test_each_side_is_the_shaking_study_of_its_configuration(workload):
+def test_each_side_is_the_shaking_study_of_its_configuration(sp2_workload):
     """Paired by run index: A's runs are the EASY study's, B's the FCFS
     study's, with the same seed, to the bit."""
-    result = compare(Configuration("A", workload, {"policy": "easy"}), Configuration("B", workload,
+    result = compare(Configuration("A", sp2_workload, {"policy": "easy"}), Configuration("B", sp2_workload,
                      {"policy": "fcfs"}), runs=4, seed=5, workers=1)
-    ea = shake(workload, runs=4, seed=5, workers=1, policy="easy").runs
-    fc = shake(workload, runs=4, seed=5, workers=1, policy="fcfs").runs
+    ea = shake(sp2_workload, runs=4, seed=5, workers=1, policy="easy").runs
+    fc = shake(sp2_workload, runs=4, seed=5, workers=1, policy="fcfs").runs
     for name in METRIC_NAMES:
         assert list(result.runs[f"{name}_a"]) == list(ea[name])
         assert list(result.runs[f"{name}_b"]) == list(fc[name])
 
 
-def test_the_command_reports_the_paired_difference_of_its_runs(archive_file, tmp_path):
+def test_the_command_reports_the_paired_difference_of_its_runs(sp2_archive_file, tmp_path):
     out = tmp_path / "c.parquet"
     r = wla("compare", LOG, "--a", "policy=easy", "--b", "policy=conservative", "--runs", "5", "--seed", "1",
-            "--workers", "1", "--save", out, "--json", archive=archive_file)
+            "--workers", "1", "--save", out, "--json", archive=sp2_archive_file)
     assert r.status == 0, r.err
     data = json.loads(r.out)
     runs = pd.read_parquet(out)
@@ -81,12 +71,12 @@ def test_the_command_reports_the_paired_difference_of_its_runs(archive_file, tmp
     assert [c["name"] for c in data["configurations"]] == ["policy=easy", "policy=conservative"]
 
 
-def test_pairs_where_either_side_saturated_are_left_out(archive_file, tmp_path):
+def test_pairs_where_either_side_saturated_are_left_out(sp2_archive_file, tmp_path):
     """FCFS saturates SDSC-SP2 (its backlog grows all along): every pair is
     left out of the summaries, and the command says so."""
     out = tmp_path / "c.parquet"
     r = wla("compare", LOG, "--b", "policy=fcfs", "--runs", "3", "--workers", "1", "--save", out, "--json",
-            archive=archive_file)
+            archive=sp2_archive_file)
     assert r.status == 0, r.err
     runs = pd.read_parquet(out)
     assert (runs.saturated_b == 1).all() and (runs.saturated_a == 0).all()
@@ -100,11 +90,11 @@ def test_pairs_where_either_side_saturated_are_left_out(archive_file, tmp_path):
                                      "1 job a week) and are left out of the summaries")
 
 
-def test_an_exclusion_on_one_side_measures_fewer_jobs(archive_file):
+def test_an_exclusion_on_one_side_measures_fewer_jobs(sp2_archive_file):
     """With and without an --exclude predicate: the same schedule (the
     excluded jobs are still simulated), measured over different jobs."""
     r = wla("compare", LOG, "--b", "exclude=user=3", "--runs", "2", "--workers", "1", "--json",
-            archive=archive_file)
+            archive=sp2_archive_file)
     assert r.status == 0, r.err
     data = json.loads(r.out)
     assert data["configurations"][1]["source"]["log"] == LOG
@@ -112,8 +102,8 @@ def test_an_exclusion_on_one_side_measures_fewer_jobs(archive_file):
     assert data["metrics"]["wait_mean"]["difference"]["single"] != 0.0
 
 
-def test_text_names_both_sides_and_each_verdict(archive_file):
-    r = wla("compare", LOG, "--b", "policy=conservative", "--runs", "3", "--workers", "1", archive=archive_file)
+def test_text_names_both_sides_and_each_verdict(sp2_archive_file):
+    r = wla("compare", LOG, "--b", "policy=conservative", "--runs", "3", "--workers", "1", archive=sp2_archive_file)
     assert r.status == 0, r.err
     assert r.out.startswith("A: as given") and "B: policy=conservative" in r.out
     line = next(x for x in r.out.splitlines() if x.startswith("wait_mean "))
@@ -127,8 +117,9 @@ def test_text_names_both_sides_and_each_verdict(archive_file):
     (["--b", "policy=best"], "policy"),
     (["--b", "version=nope"], "nope"),
 ])
-def test_refusals_are_one_line(archive_file, args, words):
-    assert words in wla("compare", LOG, *args, "--runs", "2", "--workers", "1", archive=archive_file).one_error_line()
+def test_refusals_are_one_line(sp2_archive_file, args, words):
+    run = wla("compare", LOG, *args, "--runs", "2", "--workers", "1", archive=sp2_archive_file)
+    assert words in run.one_error_line()
 
 
 def test_parse_side():

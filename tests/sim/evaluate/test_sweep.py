@@ -23,16 +23,6 @@ from wla.sim.evaluate.sweep import sweep
 LOG = "SDSC-SP2-1998-4.2-cln"
 
 
-@pytest.fixture
-def archive_file(sp2_archive_file):
-    return sp2_archive_file
-
-
-@pytest.fixture
-def workload(sp2_workload):
-    return sp2_workload
-
-
 # -- grids ----------------------------------------------------------------------------------------
 
 def test_a_load_range_gives_the_values_as_written():
@@ -71,17 +61,17 @@ def test_bad_grids_are_refused(text, words):
 
 # -- what a sweep computes ------------------------------------------------------------------------
 
-def test_each_point_is_the_shaking_study_of_its_settings(workload):
+def test_each_point_is_the_shaking_study_of_its_settings(sp2_workload):
     """Point by point, the sweep's rows are exactly the runs of a shaking
     study with that point's options and the same seed (run i is shaken the
     same way at every point)."""
-    result = sweep(workload, [parse_grid("load=0.9,1.1"), parse_grid("policy=easy,fcfs")], runs=3, seed=4,
+    result = sweep(sp2_workload, [parse_grid("load=0.9,1.1"), parse_grid("policy=easy,fcfs")], runs=3, seed=4,
                    workers=1)
     t = result.table
     assert list(t.columns[:6]) == ["point", "load", "policy", "run", "seed", "shaken"]
     assert len(t) == 4 * 4 and list(t["run"]) == [0, 1, 2, 3] * 4
     for p, (load, policy) in enumerate([(0.9, "easy"), (0.9, "fcfs"), (1.1, "easy"), (1.1, "fcfs")]):
-        study = shake(workload, runs=3, seed=4, workers=1, load_factor=load, policy=policy)
+        study = shake(sp2_workload, runs=3, seed=4, workers=1, load_factor=load, policy=policy)
         rows = t[t["point"] == p]
         assert (rows["load"] == load).all() and (rows["policy"] == policy).all()
         for name in METRIC_NAMES:
@@ -89,19 +79,19 @@ def test_each_point_is_the_shaking_study_of_its_settings(workload):
         assert result.points[p]["metrics"]["wait_mean"] == study.summaries["wait_mean"]
 
 
-def test_a_machine_grid_leaves_out_the_jobs_wider_than_each_machine(workload):
-    result = sweep(workload, [("procs", [64, 128])], runs=0, workers=1)
-    small = sweep(workload, [("procs", [64])], runs=0, workers=1).table
+def test_a_machine_grid_leaves_out_the_jobs_wider_than_each_machine(sp2_workload):
+    result = sweep(sp2_workload, [("procs", [64, 128])], runs=0, workers=1)
+    small = sweep(sp2_workload, [("procs", [64])], runs=0, workers=1).table
     assert result.table.iloc[0]["wait_mean"] == small.iloc[0]["wait_mean"]
-    assert result.table.iloc[1]["wait_mean"] == shake(workload, runs=1, workers=1).runs.iloc[0]["wait_mean"]
-    assert (workload.procs > 64).sum() > 0  # the smaller machine really drops jobs
+    assert result.table.iloc[1]["wait_mean"] == shake(sp2_workload, runs=1, workers=1).runs.iloc[0]["wait_mean"]
+    assert (sp2_workload.procs > 64).sum() > 0  # the smaller machine really drops jobs
 
 
-def test_options_a_grid_sweeps_are_not_given_twice(workload):
+def test_options_a_grid_sweeps_are_not_given_twice(sp2_workload):
     with pytest.raises(UsageError, match="^policy is swept by a grid"):
-        sweep(workload, [("policy", ["easy"])], runs=0, policy="fcfs", workers=1)
+        sweep(sp2_workload, [("policy", ["easy"])], runs=0, policy="fcfs", workers=1)
     with pytest.raises(UsageError, match="policy"):
-        sweep(workload, [("policy", ["easy", "best"])], runs=0, workers=1)
+        sweep(sp2_workload, [("policy", ["easy", "best"])], runs=0, workers=1)
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -111,12 +101,12 @@ def _sweep_args(out, *extra):
             "--workers", "1", "--save", str(out), *extra]
 
 
-def test_the_command_stores_the_table_and_prints_each_point(archive_file, workload, tmp_path):
+def test_the_command_stores_the_table_and_prints_each_point(sp2_archive_file, sp2_workload, tmp_path):
     out = tmp_path / "s.parquet"
-    r = wla(*_sweep_args(out), "--metric", "wait_mean", archive=archive_file)
+    r = wla(*_sweep_args(out), "--metric", "wait_mean", archive=sp2_archive_file)
     assert r.status == 0, r.err
     table = pd.read_parquet(out)
-    expected = sweep(workload, [("load", [0.9, 1.0]), ("policy", ["easy", "fcfs"])], runs=3, seed=2,
+    expected = sweep(sp2_workload, [("load", [0.9, 1.0]), ("policy", ["easy", "fcfs"])], runs=3, seed=2,
                      workers=1).table
     pd.testing.assert_frame_equal(table, expected, check_exact=True)
     assert not (tmp_path / "s.parquet.journal").exists()
@@ -126,9 +116,9 @@ def test_the_command_stores_the_table_and_prints_each_point(archive_file, worklo
     assert "16 runs saved to" in r.err
 
 
-def test_json_has_every_point_and_metric(archive_file, tmp_path):
+def test_json_has_every_point_and_metric(sp2_archive_file, tmp_path):
     r = wla("sweep", LOG, "--grid", "load=0.9,1.0", "--runs", "2", "--workers", "1", "--json",
-            archive=archive_file)
+            archive=sp2_archive_file)
     assert r.status == 0, r.err
     data = json.loads(r.out)
     assert [p["load"] for p in data["points"]] == [0.9, 1.0]
@@ -136,34 +126,34 @@ def test_json_has_every_point_and_metric(archive_file, tmp_path):
     assert data["settings"]["grids"] == {"load": [0.9, 1.0]}
 
 
-def test_a_toml_sweep_is_the_command_line_sweep(archive_file, tmp_path):
+def test_a_toml_sweep_is_the_command_line_sweep(sp2_archive_file, tmp_path):
     """The file's options and grids give the same table; the command line's
     options win over the file's."""
     config = tmp_path / "sweep.toml"
     config.write_text(f'log = "{LOG}"\nruns = 3\nseed = 2\n'
                       '[grid]\nload = [0.9, 1.0]\npolicy = "easy,fcfs"\n')
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    assert wla(*_sweep_args(a), archive=archive_file).status == 0
-    r = wla("sweep", "--config", config, "--workers", "1", "--save", b, archive=archive_file)
+    assert wla(*_sweep_args(a), archive=sp2_archive_file).status == 0
+    r = wla("sweep", "--config", config, "--workers", "1", "--save", b, archive=sp2_archive_file)
     assert r.status == 0, r.err
     pd.testing.assert_frame_equal(pd.read_parquet(a), pd.read_parquet(b), check_exact=True)
     config.write_text(f'log = "{LOG}"\nruns = 5\n[grid]\nload = "0.9:1.0:0.1"\n')
-    r = wla("sweep", "--config", config, "--runs", "1", "--workers", "1", "--json", archive=archive_file)
+    r = wla("sweep", "--config", config, "--runs", "1", "--workers", "1", "--json", archive=sp2_archive_file)
     assert r.status == 0, r.err
     assert json.loads(r.out)["settings"]["runs"] == 1
     config.write_text(f'log = "{LOG}"\npolicy = "fcfs"\n[grid]\npolicy = ["easy"]\n')
-    assert "swept by a --grid" in wla("sweep", "--config", config, archive=archive_file).one_error_line()
+    assert "swept by a --grid" in wla("sweep", "--config", config, archive=sp2_archive_file).one_error_line()
     config.write_text('colour = "red"\n')
-    assert "unknown keys colour" in wla("sweep", "--config", config, archive=archive_file).one_error_line()
+    assert "unknown keys colour" in wla("sweep", "--config", config, archive=sp2_archive_file).one_error_line()
 
 
-def test_a_sweep_into_the_archive_resumes_from_its_journal(archive_file, tmp_path):
+def test_a_sweep_into_the_archive_resumes_from_its_journal(sp2_archive_file, tmp_path):
     r = wla("sweep", LOG, "--grid", "load=0.9,1.0", "--runs", "1", "--workers", "1", "--save", "loads",
-            archive=archive_file)
+            archive=sp2_archive_file)
     assert r.status == 0, r.err
-    with open_archive(archive_file) as a:
+    with open_archive(sp2_archive_file) as a:
         assert a.con.execute("SELECT count(*) FROM loads").fetchone()[0] == 4
-    assert not any(p.name.endswith("sweep-journal") for p in archive_file.parent.iterdir())
+    assert not any(p.name.endswith("sweep-journal") for p in sp2_archive_file.parent.iterdir())
 
 
 # `wla sweep` in a real process whose runs after the first STOP_AFTER never
@@ -188,10 +178,10 @@ main()
 """
 
 
-def _run_until(args, archive_file, journal, runs, sig):
+def _run_until(args, sp2_archive_file, journal, runs, sig):
     """Start the sweep, stop it with `sig` once its journal holds `runs` runs."""
     env = {**os.environ, "WLA_PROGRESS": "0", "STOP_AFTER": str(runs)}
-    proc = subprocess.Popen([sys.executable, "-c", STALLED, "-a", str(archive_file), *args],
+    proc = subprocess.Popen([sys.executable, "-c", STALLED, "-a", str(sp2_archive_file), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         deadline = time.monotonic() + 300  # only turns a hang into a failure
@@ -208,19 +198,19 @@ def _run_until(args, archive_file, journal, runs, sig):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
-def test_an_interrupted_sweep_resumes_to_the_same_table(archive_file, tmp_path, sig):
+def test_an_interrupted_sweep_resumes_to_the_same_table(sp2_archive_file, tmp_path, sig):
     """Stopped part way, then resumed: no finished run is done again (each
     (point, run) is in the journal once) and the table is the uninterrupted
     sweep's, to the bit."""
     whole, cut = tmp_path / "whole.parquet", tmp_path / "cut.parquet"
     args = ["sweep", LOG, "--grid", "load=0.8:1.0:0.1", "--runs", "12", "--seed", "6", "--workers", "1"]
-    assert wla(*args, "--save", whole, archive=archive_file).status == 0
+    assert wla(*args, "--save", whole, archive=sp2_archive_file).status == 0
     journal = tmp_path / "cut.parquet.journal"
-    status = _run_until([*args, "--save", str(cut)], archive_file, journal, 10, sig)
+    status = _run_until([*args, "--save", str(cut)], sp2_archive_file, journal, 10, sig)
     assert status == (130 if sig == signal.SIGINT else -signal.SIGKILL) and not cut.exists()
     finished = journal.read_text().count("\n") - 1
     assert finished == 10
-    refused = wla(*args, "--save", cut, archive=archive_file).one_error_line()
+    refused = wla(*args, "--save", cut, archive=sp2_archive_file).one_error_line()
     assert "--resume" in refused
     seen: list = []
     real_add = __import__("wla.sim.evaluate.journal", fromlist=["Journal"]).Journal.add
@@ -232,7 +222,7 @@ def test_an_interrupted_sweep_resumes_to_the_same_table(archive_file, tmp_path, 
     mp = pytest.MonkeyPatch()
     mp.setattr("wla.sim.evaluate.journal.Journal.add", counting)
     try:
-        r = wla(*args, "--save", cut, "--resume", archive=archive_file)
+        r = wla(*args, "--save", cut, "--resume", archive=sp2_archive_file)
     finally:
         mp.undo()
     assert r.status == 0, r.err
@@ -241,22 +231,22 @@ def test_an_interrupted_sweep_resumes_to_the_same_table(archive_file, tmp_path, 
     assert not journal.exists()
 
 
-def test_journals_are_not_mixed_up(archive_file, tmp_path):
+def test_journals_are_not_mixed_up(sp2_archive_file, tmp_path):
     out = tmp_path / "j.parquet"
     journal = tmp_path / "j.parquet.journal"
-    assert "nothing to resume" in wla(*_sweep_args(out), "--resume", archive=archive_file).one_error_line()
+    assert "nothing to resume" in wla(*_sweep_args(out), "--resume", archive=sp2_archive_file).one_error_line()
     journal.write_text('{"format": "wla sweep journal 1", "hash": "0", "spec": {}}\n')
-    line = wla(*_sweep_args(out), "--resume", archive=archive_file).one_error_line()
+    line = wla(*_sweep_args(out), "--resume", archive=sp2_archive_file).one_error_line()
     assert "journal of another sweep" in line
     journal.write_text("not a journal\n")
-    assert "not a wla sweep journal" in wla(*_sweep_args(out), "--resume", archive=archive_file).one_error_line()
+    assert "not a wla sweep journal" in wla(*_sweep_args(out), "--resume", archive=sp2_archive_file).one_error_line()
 
 
-def test_the_plot_is_a_png_and_the_same_bytes_twice(archive_file, tmp_path):
+def test_the_plot_is_a_png_and_the_same_bytes_twice(sp2_archive_file, tmp_path):
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     for path in (a, b):
         r = wla("sweep", LOG, "--grid", "estimate=last:1..3", "--runs", "2", "--workers", "1",
-                "--plot", "bounded_slowdown_mean", "-o", path, archive=archive_file)
+                "--plot", "bounded_slowdown_mean", "-o", path, archive=sp2_archive_file)
         assert r.status == 0, r.err
     assert a.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and a.read_bytes() == b.read_bytes()
 
@@ -269,5 +259,5 @@ def test_the_plot_is_a_png_and_the_same_bytes_twice(archive_file, tmp_path):
     (["--grid", "load=1", "--metric", "speed"], "--metric is one of"),
     (["--grid", "procs=64", "--procs", "64"], "--procs is swept"),
 ])
-def test_refusals_are_one_line(archive_file, args, words):
-    assert words in wla("sweep", LOG, *args, archive=archive_file).one_error_line()
+def test_refusals_are_one_line(sp2_archive_file, args, words):
+    assert words in wla("sweep", LOG, *args, archive=sp2_archive_file).one_error_line()
