@@ -4,7 +4,9 @@ A log is named LOG; a cleaned version of it LOG@VERSION, or LOG with the
 version given apart (`--version V`, `version="V"`, which may also be the
 full LOG@V); `original` in place of a version names the log itself. Every
 command and every Python entry point that takes a log or a version resolves
-it here, so each spelling means the same everywhere.
+it here, so each spelling means the same everywhere. A version's lineage
+(the versions it was built from) is here too: the diff by rule and the
+provenance follow it.
 """
 from __future__ import annotations
 
@@ -78,6 +80,19 @@ def resolve_version(archive: Archive, log: str, version: str | None = None) -> L
         hint = f"its versions: {', '.join(known)}" if known else "it has no versions"
         raise UsageError(f"{visible(named.log)} is the original log, not a version; name a version ({hint})")
     return named
+
+
+def lineage(archive: Archive, name: str) -> list[int]:
+    """The version's id and those of the versions it was built from, newest
+    first; empty for an original. Their decisions made the version's jobs."""
+    ids = []
+    log_id = archive.log_id(name)
+    while True:
+        row = archive.con.execute("SELECT source_log_id FROM versions WHERE log_id = ?", [log_id]).fetchall()
+        if not row:
+            return ids
+        ids.append(log_id)
+        log_id = row[0][0]
 
 
 def version_names(archive: Archive, log_id: int) -> list[str]:

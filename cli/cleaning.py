@@ -115,10 +115,10 @@ def diff_cmd(
             compared = log_diff(a, log, v1)
         show(compared, as_json, partial(text.log_diff, limit=limit))
         return
-    from wla.archive.clean.versions import diff
+    from wla.archive.analysis.diff import rule_diff
 
     with context(archive).reading() as a:
-        summary, detail = diff(a, log, v1, v2)
+        summary, detail = rule_diff(a, log, v1, v2)
     show({"summary": summary, "detail": detail}, as_json, partial(text.diff, v1=v1, v2=v2, limit=limit))
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from ..resolve import resolve_version
+from ..resolve import lineage, resolve_version
 from ..store.file import Archive
-from .versions import lineage
 
 PREFIX = {
     "wla": "urn:wla:ns#",

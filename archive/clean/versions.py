@@ -1,10 +1,13 @@
-"""Cleaned versions: listing them, comparing two, and why a job is as it is."""
+"""Cleaned versions: listing them, their steps, their recipes, and why a job
+is as it is. Comparing two is `../analysis/diff/by_rule.py`'s, named `diff`
+here too because the README gives this path for it."""
 from __future__ import annotations
 
 import pandas as pd
 
+from ..analysis.diff.by_rule import rule_diff as diff  # noqa: F401  (the README names it here)
 from ..kernel.errors import LogNotFound
-from ..resolve import resolve, resolve_version
+from ..resolve import lineage, resolve, resolve_version
 from ..store.file import Archive
 
 
@@ -17,18 +20,6 @@ def version_name(archive: Archive, log: str, version: str | None = None) -> str:
     """The full name of a log or version from any spelling (resolve.py):
     `LOG`, `v1` -> `LOG@v1`; `original` -> the log; `LOG@v1` stays."""
     return resolve(archive, log, version).name
-
-
-def lineage(archive: Archive, name: str) -> list[int]:
-    """The version's id and those of the versions it was built from."""
-    ids = []
-    log_id = archive.log_id(name)
-    while True:
-        row = archive.con.execute("SELECT source_log_id FROM versions WHERE log_id = ?", [log_id]).fetchall()
-        if not row:
-            return ids
-        ids.append(log_id)
-        log_id = row[0][0]
 
 
 def versions(archive: Archive, log: str | None = None) -> pd.DataFrame:
@@ -53,53 +44,6 @@ def steps(archive: Archive, name: str) -> pd.DataFrame:
         "SELECT step, rule, rule_version, left(fingerprint, 12) AS fingerprint, params, "
         "jobs_in, dropped, changed, note FROM steps WHERE version_id = ? ORDER BY step",
         [archive.log_id(name)])
-
-
-def diff(archive: Archive, log: str, v1: str, v2: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Jobs dropped or changed between two versions (either may be the
-    original): a summary grouped by rule, and one row per job and field."""
-    a, b = version_name(archive, log, v1), version_name(archive, log, v2)
-    ida, idb = archive.log_id(a), archive.log_id(b)
-    # Each job's fields as (line_no, field, value) rows, all DOUBLE as a
-    # union of the fields would make them: then the changed values are a join.
-    detail = archive.df(
-        """
-        WITH x AS (SELECT * FROM jobs WHERE log_id = $ida),
-             y AS (SELECT * FROM jobs WHERE log_id = $idb),
-             xf AS (UNPIVOT (SELECT line_no, COLUMNS(* EXCLUDE (log_id, line_no))::DOUBLE FROM x)
-                    ON COLUMNS(* EXCLUDE (line_no)) INTO NAME field VALUE value),
-             yf AS (UNPIVOT (SELECT line_no, COLUMNS(* EXCLUDE (log_id, line_no))::DOUBLE FROM y)
-                    ON COLUMNS(* EXCLUDE (line_no)) INTO NAME field VALUE value),
-             rows AS (
-                SELECT x.line_no, x.job, $in2 AS change, NULL AS field,
-                       NULL::DOUBLE AS value_1, NULL::DOUBLE AS value_2
-                FROM x ANTI JOIN y USING (line_no)
-                UNION ALL
-                SELECT y.line_no, y.job, $in1, NULL, NULL, NULL
-                FROM y ANTI JOIN x USING (line_no)
-                UNION ALL
-                SELECT xf.line_no, x.job, 'changed', xf.field, xf.value, yf.value
-                FROM xf JOIN yf USING (line_no, field) JOIN x USING (line_no)
-                WHERE xf.value IS DISTINCT FROM yf.value
-             )
-        SELECT r.change, coalesce(
-                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM decisions AS d
-                    WHERE d.line_no = r.line_no
-                      AND (r.change = $in1 AND list_contains($la, d.version_id)
-                           OR r.change <> $in1 AND list_contains($lb, d.version_id))
-                      AND (r.field IS NULL AND d.action = 'drop' OR d.field = r.field)),
-                   (SELECT string_agg(DISTINCT d.rule, ', ') FROM decisions AS d
-                    WHERE d.line_no = r.line_no AND list_contains($la, d.version_id)
-                      AND (r.field IS NULL AND d.action = 'drop' OR d.field = r.field)),
-                   '?') AS rule,
-               r.line_no, r.job, r.field, r.value_1, r.value_2
-        FROM rows AS r
-        ORDER BY r.change, rule, r.line_no, r.field
-        """, {"in1": f"dropped in {v1}", "in2": f"dropped in {v2}", "ida": ida, "idb": idb,
-              "la": lineage(archive, a), "lb": lineage(archive, b)})
-    summary = (detail.groupby(["change", "rule"], sort=True)
-               .agg(jobs=("line_no", "nunique"), values=("line_no", "size")).reset_index())
-    return summary, detail
 
 
 def why(archive: Archive, log: str, job: int, version: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 from wla.archive.clean.provenance import provenance_json
-from wla.archive.clean.versions import lineage
 from wla.archive.kernel.errors import WlaError
 from wla.archive.kernel.output import write_bytes
 from wla.archive.kernel.plain import plain
+from wla.archive.resolve import lineage
 from wla.archive.store.export import swf_bytes
 from wla.archive.store.file import Archive
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -196,6 +197,23 @@ def test_a_log_against_itself_is_the_same(small):
             log_diff(arc, PUBLISHED, "nope")
         # the temporary tables are gone: a second diff on the same connection works alike
         assert got(log_diff(arc, PUBLISHED, COPY)) == got(log_diff(arc, PUBLISHED, COPY))
+        assert not {t for (t,) in arc.rows("SELECT table_name FROM duckdb_tables() WHERE temporary")}
+
+
+def test_every_statement_of_the_diffs_is_named_once_and_read():
+    """schema/diff.sql: each `-- name:` starts one statement, and the diff
+    package asks for each by its name (a statement no code reads is dead)."""
+    from pathlib import Path
+
+    from wla.archive.analysis import diff as package
+    from wla.archive.analysis.diff.sql import statements
+    from wla.schema import load_sql
+
+    names = re.findall(r"^-- name: (\w+)$", load_sql("diff"), re.MULTILINE)
+    assert len(names) == len(set(names)) == len(statements()) > 15
+    assert all(";" not in text and text.strip() for text in statements().values())
+    code = "".join(p.read_text() for p in Path(package.__file__).parent.glob("*.py"))
+    assert [n for n in names if f'"{n}"' not in code] == []
 
 
 def test_the_command_prints_counts_findings_and_rows(small):

@@ -12,12 +12,13 @@ from prov.model import ProvDocument
 from real_logs import data_dir
 from wla.archive import LogExists
 from wla.archive import open as open_archive
+from wla.archive.analysis.diff import rule_diff
 from wla.archive.analysis.quality import quality
 from wla.archive.clean.build import clean
 from wla.archive.clean.provenance import provenance_json
 from wla.archive.clean.publish import publish
 from wla.archive.clean.recipe import parse_recipe
-from wla.archive.clean.versions import diff, versions, why
+from wla.archive.clean.versions import versions, why
 from wla.archive.kernel.errors import InvalidName
 from wla.archive.store.ingest import ingest
 from wla.archive.store.select import log_query
@@ -160,7 +161,7 @@ def test_diff_between_versions_matches_the_jobs(built, tmp_path):
         clean(a, tmp_path / "r2.toml")
         v1 = _frame(a, f"{LOG}@v1").set_index("line_no")
         v2 = _frame(a, f"{LOG}@v2").set_index("line_no")
-        summary, detail = diff(a, LOG, "v1", "v2")
+        summary, detail = rule_diff(a, LOG, "v1", "v2")
         listed = versions(a, LOG)
     only1, only2 = set(v1.index) - set(v2.index), set(v2.index) - set(v1.index)
     assert set(detail[detail.change == "dropped in v2"].line_no) == only1
@@ -169,6 +170,11 @@ def test_diff_between_versions_matches_the_jobs(built, tmp_path):
     want = {("dropped in v2", "status"): len(only1), ("dropped in v1", "status"): len(only2)}
     assert got == {k: n for k, n in want.items() if n} and len(only1) + len(only2) > 1000
     assert listed.version.tolist() == ["v1", "v2"]
+
+
+def test_the_readme_path_of_the_diff_by_rule_is_the_same_function():
+    from wla.archive.clean import versions as versions_module
+    assert versions_module.diff is rule_diff
 
 
 def test_why_shows_every_decision_on_a_job(built):
