@@ -1,11 +1,9 @@
 """Cleaned versions: listing them, their steps, their recipes, and why a job
-is as it is. Comparing two is `../analysis/diff/by_rule.py`'s, named `diff`
-here too because the README gives this path for it."""
+is as it is. Comparing two is `../analysis/diff/by_rule.py`'s."""
 from __future__ import annotations
 
 import pandas as pd
 
-from ..analysis.diff.by_rule import rule_diff as diff  # noqa: F401  (the README names it here)
 from ..kernel.errors import LogNotFound
 from ..resolve import lineage, resolve, resolve_version
 from ..store.file import Archive

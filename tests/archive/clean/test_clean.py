@@ -172,11 +172,6 @@ def test_diff_between_versions_matches_the_jobs(built, tmp_path):
     assert listed.version.tolist() == ["v1", "v2"]
 
 
-def test_the_readme_path_of_the_diff_by_rule_is_the_same_function():
-    from wla.archive.clean import versions as versions_module
-    assert versions_module.diff is rule_diff
-
-
 def test_why_shows_every_decision_on_a_job(built):
     tmp, _ = built
     with open_archive(tmp / "a.duckdb") as a:
