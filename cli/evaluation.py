@@ -1,4 +1,4 @@
-"""Commands that evaluate a simulation beyond one run: shake, sweep."""
+"""Commands that evaluate a simulation beyond one run: shake, sweep, compare."""
 from __future__ import annotations
 
 from functools import partial
