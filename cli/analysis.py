@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from wla.archive.kernel.figure_files import figure_format
 
 from . import options, progress, text
 from .app import app, context
@@ -74,6 +75,8 @@ def flurries_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Flurry candidates: user-weeks and user-days far above the average, dominant users."""
+    if plot:
+        figure_format(plot, "plot")  # before any work: the format follows the extension
     from wla.archive.analysis.flurries import flurries
 
     with progress.display("flurries", quiet=as_json):
@@ -101,6 +104,8 @@ def load_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Daily and weekly utilization, and a suggested trim point for the trim rule."""
+    if plot:
+        figure_format(plot, "plot")  # before any work: the format follows the extension
     from wla.archive.analysis.load import load_profile
     from wla.archive.store.catalog import machine_size
 
@@ -132,6 +137,8 @@ def capacity_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Utilization exceptions, their components, the observed ceiling, and what the capacity rule would delete."""
+    if plot:
+        figure_format(plot, "plot")  # before any work: the format follows the extension
     from wla.archive.analysis.capacity import capacity_report
     from wla.archive.analysis.capacity.choice import capacity_deletions  # scipy only here
     from wla.archive.store.catalog import machine_size

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from wla.archive.kernel.figure_files import figure_format
 from wla.sim.evaluate.settings import ShakeSettings
 from wla.sim.settings import SimSettings
 
@@ -66,6 +67,8 @@ def shake_cmd(
     if log is None and query is None:
         raise UsageError("give a log to shake, or --query SQL")
     _check_save(save, force)
+    if plot is not None:
+        figure_format(plot, "plot")  # before the runs: the format follows the extension
     if (run is None) != (save_workload is None):
         raise UsageError("--run and --save-workload go together: the run whose workload to write, and where")
     if absolute:
@@ -154,6 +157,8 @@ def sweep_cmd(
     setup = sweep_setup(grid, config, **given)
     if (plot is None) != (plot_to is None):
         raise UsageError("--plot METRIC and -o FILE.png go together")
+    if plot_to is not None:
+        figure_format(plot_to, "plot_to")  # before the runs: the format follows the extension
     check_metric(metric, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)

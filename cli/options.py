@@ -92,7 +92,7 @@ Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this pre
 # -- files -------------------------------------------------------------------------------
 
 OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
-Plot = typer.Option(None, "--plot", readable=False, help="Draw a PNG to this file")
+Plot = typer.Option(None, "--plot", readable=False, help="Draw the figure to this file: .png, .svg or .pdf")
 Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
@@ -172,7 +172,8 @@ Absolute = shown_by_cli(False, "--absolute", help="Absolute shaking: up to the d
 ShakeWorkers = typer.Option(None, "--workers", help="Local processes [default: the cores; 1: this process]")
 Dask = typer.Option(None, "--dask", metavar="ADDRESS", help="Run on this Dask scheduler, e.g. tcp://host:8786")
 ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table name, or FILE.parquet")
-ShakePlot = typer.Option(None, "--plot", readable=False, help="Draw the histogram of --metric to this PNG")
+ShakePlot = typer.Option(None, "--plot", readable=False,
+                         help="Draw the histogram of --metric to this file: .png, .svg or .pdf")
 Metric = from_library('bounded_slowdown_mean', "--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
                       help="The metric --plot draws")
 RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose workload is written (0: original)")
@@ -189,7 +190,7 @@ SweepConfig = typer.Option(None, "--config", readable=False, help="Read the swee
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
 SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
-SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The PNG --plot draws")
+SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The file --plot draws: .png, .svg or .pdf")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
 Resample = shown_by_cli(False, "--resample",
                         help="Runs are resampled workloads of the log (user-level resampling), not shaken ones; "

@@ -1,6 +1,6 @@
 """What the analysis plots share: where periods of a log's clock sit on the
-x axis, dates on it, and PNG files that are the same bytes for the same
-figure."""
+x axis, dates on it, and PNG, SVG or PDF files that are the same bytes for
+the same figure."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,7 @@ from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 
 from .clock import DAY, LogClock
+from .figure_files import figure_format
 
 
 def period_axis(clock: LogClock, periods: np.ndarray, length: int) -> tuple[np.ndarray, float, bool]:
@@ -33,7 +34,19 @@ def date_axis(ax) -> None:
     ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
 
 
+# What each format would stamp into the file besides the figure: the
+# software and the date. Left out, the same figure gives the same bytes.
+_UNSTAMPED = {"png": {"Software": None}, "svg": {"Creator": None, "Date": None},
+              "pdf": {"Creator": None, "Producer": None, "CreationDate": None}}
+
+
 def save(fig: Figure, path: str | os.PathLike) -> None:
-    """PNG without the software stamp, so the same figure gives the same bytes."""
+    """The figure in the format its file's extension names (.png, .svg, .pdf),
+    without the software's or the date's stamp, so the same figure gives the
+    same bytes; SVG's element ids are salted alike every time."""
+    import matplotlib
+
+    kind = figure_format(path)
     FigureCanvasAgg(fig)
-    fig.savefig(path, format="png", metadata={"Software": None})
+    with matplotlib.rc_context({"svg.hashsalt": "wla", "svg.fonttype": "path"}):
+        fig.savefig(path, format=kind, metadata=_UNSTAMPED[kind])
