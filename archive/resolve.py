@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .kernel.errors import LogNotFound, UsageError, visible
-from .kernel.names import ORIGINAL, full_name, split_name
+from .kernel.names import ORIGINAL, full_name, known_hint, split_name
 
 if TYPE_CHECKING:  # the archive's module loads DuckDB; names need only its connection
     from .store.file import Archive
@@ -109,5 +109,4 @@ def _original_id(archive: Archive, name: str) -> int:
         return int(rows[0][0])
     known = [r[0] for r in archive.con.execute(
         "SELECT name FROM logs WHERE log_id NOT IN (SELECT log_id FROM versions) ORDER BY name").fetchall()]
-    hint = f"; the archive holds: {', '.join(known)}" if known else "; the archive is empty"
-    raise LogNotFound(f"no log named {name!r}{hint}")
+    raise LogNotFound(f"no log named {name!r}{known_hint(name, known)}")

@@ -9,8 +9,10 @@ separates LOG@VERSION; a version name is letters, digits, '.', '_' and '-'.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
+from typing import Iterable
 
 from .errors import InvalidName
 
@@ -97,3 +99,34 @@ def for_shell(name: str) -> str:
     import shlex
 
     return shlex.quote(name)
+
+
+# Up to this many names, a refusal lists them all; beyond, the closest.
+LISTED = 5
+
+
+def closest(name: str, known: Iterable[str], n: int = 4) -> list[str]:
+    """The known names nearest to `name`, in any case: spelled alike, then
+    holding it (SDSC-SP2 finds SDSC-SP2-1998-4.2-cln)."""
+    lower = {k.lower(): k for k in known}
+    wanted = name.lower()
+    scored = sorted(((difflib.SequenceMatcher(None, wanted, k).ratio(), k) for k in lower), key=lambda x: -x[0])
+    best = scored[0][0] if scored else 0.0
+    # as alike as the best, nearly: a typo's log, not every log sharing "-cln"
+    close = [k for r, k in scored if r >= max(0.6, best - 0.05)]
+    close += [k for k in lower if wanted and wanted in k and k not in close]
+    return [lower[k] for k in close[:n]]
+
+
+def known_hint(name: str, known: list[str]) -> str:
+    """What the refusal of an unknown log name adds: every name when the
+    archive holds few, else the closest (or that none is alike) and how
+    many it holds."""
+    if not known:
+        return "; the archive is empty"
+    if len(known) <= LISTED:
+        return f"; the archive holds: {', '.join(known)}"
+    close = closest(name, known)
+    if close:
+        return f"; closest: {', '.join(close)} (of the archive's {len(known):,} logs)"
+    return f"; none of the archive's {len(known):,} logs is named alike"

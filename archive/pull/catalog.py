@@ -6,7 +6,6 @@ before anything is downloaded or written.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -17,7 +16,7 @@ from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
 from ..kernel.errors import ParameterError, UsageError, WlaError, visible
-from ..kernel.names import check_log_name
+from ..kernel.names import check_log_name, closest
 from ..swf.reader import log_name
 
 URL_ENV = "WLA_PULL_URL"
@@ -165,10 +164,5 @@ def select(catalog: Catalog, names: Iterable[str], every: bool = False) -> list[
 
 def _close(name: str, known: Iterable[str]) -> str:
     """The known names nearest to `name`: spelled alike, or holding it."""
-    lower = {k.lower(): k for k in known}
-    wanted = name.lower()
-    close = difflib.get_close_matches(wanted, list(lower), n=4, cutoff=0.6)
-    close += [k for k in lower if wanted and wanted in k and k not in close]
-    if not close:
-        return ""
-    return "; close: " + ", ".join(lower[k] for k in close[:4])
+    close = closest(name, known)
+    return "; close: " + ", ".join(close) if close else ""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Iterator
 import duckdb
 
 from ..kernel.errors import ArchiveLocked, ArchiveMissing, LogNotFound, QueryError, WlaError, one_line
+from ..kernel.names import known_hint
 from ..swf.rawfile import not_regular
 from .location import archive_path
 from .lock import lock_holder
@@ -155,8 +156,7 @@ class Archive:
         rows = self.con.execute("SELECT log_id FROM logs WHERE name = ?", [name]).fetchall()
         if not rows:
             known = [r[0] for r in self.con.execute("SELECT name FROM logs ORDER BY name").fetchall()]
-            hint = f"; the archive holds: {', '.join(known)}" if known else "; the archive is empty"
-            raise LogNotFound(f"no log named {name!r}{hint}")
+            raise LogNotFound(f"no log named {name!r}{known_hint(name, known)}")
         return int(rows[0][0])
 
     def log_names(self) -> list[str]:

@@ -220,3 +220,27 @@ def test_parameter_values_in_notes_are_one_line_whatever_they_hold():
     assert text.startswith('where="a\\nb", reason="e\\u2028f", names=["a\\nb", "c\\rd", ')
     assert ", n=5, x=0.5, flag=true, none=none, " in text
     assert json.loads(text.split("names=", 1)[1].split(", n=5")[0]) == nasty
+
+
+# -- an unknown log name: the closest names, not all of them -----------------------------------
+
+LOGS = ["CTC-SP2-1996-3.1-cln", "HPC2N-2002-2.2-cln", "KTH-SP2-1996-2.1-cln", "SDSC-BLUE-2000-4.1-cln",
+        "SDSC-BLUE-2000-4.2-cln", "SDSC-SP2-1998-4.2-cln"]
+
+
+def test_the_closest_names_are_spelled_alike_or_hold_the_name():
+    from wla.archive.kernel.names import closest
+
+    assert closest("SDSC-SP2", LOGS) == ["SDSC-SP2-1998-4.2-cln"]  # held, in any case
+    assert closest("sdsc-blue-2000-4.2-cln", LOGS)[0] == "SDSC-BLUE-2000-4.2-cln"
+    assert closest("KTH-SP2-1996-2.1-clm", LOGS) == ["KTH-SP2-1996-2.1-cln"]  # one letter off
+    assert closest("zzz", LOGS) == []
+
+
+def test_a_refusal_lists_few_names_and_the_closest_of_many():
+    from wla.archive.kernel.names import LISTED, known_hint
+
+    assert known_hint("x", []) == "; the archive is empty"
+    assert known_hint("x", LOGS[:LISTED]) == "; the archive holds: " + ", ".join(LOGS[:LISTED])
+    assert known_hint("SDSC-SP2", LOGS) == "; closest: SDSC-SP2-1998-4.2-cln (of the archive's 6 logs)"
+    assert known_hint("zzz", LOGS) == "; none of the archive's 6 logs is named alike"
