@@ -50,6 +50,7 @@ def parse_estimator(text: str | Estimator) -> Estimator:
             return text
         raise UsageError(f"not an estimate the simulator has: {text!r}")
     kind, _, arg = str(text).strip().partition(":")
+    kind = kind.lower()  # USER is user
     if kind in ("user", "exact") and not arg:
         return Estimator(kind)
     if kind == "badness" and arg:

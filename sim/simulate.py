@@ -34,8 +34,7 @@ def _checked(s: SimSettings):
 
 
 def _check(s: SimSettings):
-    s.checked()
-    return parse_estimator(s.estimate)
+    return s.checked(), parse_estimator(s.estimate)
 
 
 _kept = lru_cache(maxsize=1024)(_check)
@@ -44,7 +43,7 @@ _kept = lru_cache(maxsize=1024)(_check)
 def check_settings(settings: SimSettings | None = None, **changes) -> None:
     """Refuse, without simulating, what simulate() would refuse: a study
     checks every point before any process starts."""
-    _checked((settings or SimSettings()).edit(**changes))
+    _checked((settings or SimSettings()).edit(**changes))  # the checked settings are not needed
 
 
 def simulate(workload, settings: SimSettings | None = None, **changes) -> SimResult:
@@ -54,8 +53,7 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     `exclude` picks jobs that are simulated but not measured; `procs`
     overrides the machine size; `load_factor` divides interarrival times;
     `backlog` is what saturation counts (saturation.py)."""
-    s = (settings or SimSettings()).edit(**changes)
-    estimator = _checked(s)
+    s, estimator = _checked((settings or SimSettings()).edit(**changes))
     policy, overrun, procs, exclude, ties, passes = s.policy, s.overrun, s.procs, s.exclude, s.ties, s.passes
     if not isinstance(workload, Workload):
         if hasattr(workload, "df") and not type(workload).__module__.startswith("pandas"):

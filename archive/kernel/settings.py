@@ -36,6 +36,15 @@ def spec(f: Field) -> Spec:
     return f.metadata["spec"]
 
 
+def canonical(value: Any, choices: tuple[str, ...]) -> str | None:
+    """The choice `value` names, in any case (EASY is easy); None if none."""
+    if value in choices:
+        return value
+    if isinstance(value, str):
+        return next((c for c in choices if c.lower() == value.strip().lower()), None)
+    return None
+
+
 class Settings:
     """Base of the settings classes: typed edits, checks, plain dicts."""
 
@@ -63,14 +72,21 @@ class Settings:
         return replace(self, **changes)  # type: ignore[type-var]
 
     def checked(self: S) -> S:
-        """The settings with each value in its range (as kept: 4.0 procs is 4), else
-        the error naming the setting."""
+        """The settings with each value in its range (as kept: 4.0 procs is 4,
+        EASY is easy), else the error naming the setting."""
+        return self.checked_fields()
+
+    def checked_fields(self: S) -> S:
+        """checked() as the fields declare it (a class may check more first)."""
         kept = {}
         for f in fields(self):  # type: ignore[arg-type]
             s, value = spec(f), getattr(self, f.name)
-            if s.choices and value not in s.choices:
-                what = s.what or f.name
-                raise UsageError(f"unknown {what} {value!r}; one of {', '.join(s.choices)}")
+            if s.choices:
+                found = canonical(value, s.choices)
+                if found is None:
+                    raise UsageError(f"unknown {s.what or f.name} {value!r}; one of {', '.join(s.choices)}")
+                if found != value:
+                    kept[f.name] = found
             if s.check is not None and value is not None:
                 kept[f.name] = s.check(f.name, value)
         return replace(self, **kept) if kept else self  # type: ignore[type-var]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from wla.archive.kernel.errors import OptionError, ParameterError
 from wla.archive.kernel.progress import Progress
+from wla.archive.kernel.settings import canonical
 
 from ..seeds import run_rng
 from ..settings import SimSettings
@@ -19,7 +20,7 @@ from ..simulate import simulate
 from ..workload import Workload
 from .executors import fill_runs
 from .perturb import RULES, check_shaking, perturb
-from .settings import ShakeSettings, split
+from .settings import ATTRIBUTES, ShakeSettings, split
 from .summary import (
     METRIC_NAMES,
     RANGES,
@@ -50,6 +51,7 @@ class Shaking:
     @classmethod
     def checked(cls, attribute: str, degree: float, relative: float | None, jobs: float, seed: int) -> Shaking:
         """The settings of a study, refused here if perturb would refuse them."""
+        attribute = canonical(attribute, ATTRIBUTES) or attribute  # RUNTIME is runtime
         check_shaking(attribute, degree, relative, jobs)
         return cls(attribute, float(degree), None if relative is None else float(relative), float(jobs), seed)
 

@@ -54,3 +54,9 @@ def test_simulate_takes_settings_or_keywords_alike_and_carries_them():
     # EASY backfills job 4 (1 proc, 1 s) beside job 1: it starts at 3.
     assert simulate(JOBS, fcfs.edit(policy="easy"), procs=4).start[3] == 3
     assert np.isfinite(by_settings.metrics["wait"]["mean"])
+
+
+def test_choices_and_estimates_in_any_case_are_the_simulator_s_own():
+    shouted = simulate(JOBS, policy="FCFS", estimate="USER", ties="Log", passes="INSTANT", procs=4)
+    assert shouted.settings["policy"] == "fcfs" and shouted.settings["estimate"] == "user"
+    assert list(shouted.start) == list(simulate(JOBS, policy="fcfs", procs=4).start)

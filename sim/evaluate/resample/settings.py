@@ -3,11 +3,11 @@ parameters): the resampler takes them, studies record them, the command
 line builds its options from them. No heavy import."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wla.archive.kernel.errors import ParameterError
 from wla.archive.kernel.ranges import MAX_SEED, number, whole
-from wla.archive.kernel.settings import Settings, setting
+from wla.archive.kernel.settings import Settings, canonical, setting
 
 MAX_WEEKS = 100_000
 MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all)
@@ -40,6 +40,7 @@ class ResampleSettings(Settings):
                                      "restart gap")
 
     def checked(self) -> ResampleSettings:
-        if self.phase not in PHASES:
+        phase = canonical(self.phase, PHASES)
+        if phase is None:
             raise ParameterError(f"{{phase}} is one of {', '.join(PHASES)}, not {self.phase!r}", "phase")
-        return super().checked()
+        return replace(self, phase=phase).checked_fields()

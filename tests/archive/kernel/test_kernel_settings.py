@@ -46,3 +46,9 @@ def test_checks_name_the_setting_and_keep_values_as_kept():
     with pytest.raises(UsageError, match="^unknown mode of running 'slowest'; one of fast, slow$"):
         Made(mode="slowest").checked()
     assert Made(label=None).checked() == Made()  # None is not checked: it means "not given"
+
+
+def test_a_choice_is_named_in_any_case_and_kept_as_declared():
+    assert Made(mode="SLOW").checked().mode == "slow" and Made(mode=" Fast ").checked().mode == "fast"
+    with pytest.raises(UsageError, match="^unknown mode of running 'SLOWER'"):
+        Made(mode="SLOWER").checked()

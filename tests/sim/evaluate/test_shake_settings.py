@@ -39,3 +39,8 @@ def test_resampling_settings_name_the_setting_that_is_wrong():
     assert e.value.spelled(lambda n: "--" + n) == "--phase is one of activity, cycle, not 'never'"
     with pytest.raises(OptionError, match="^long_term must be a whole number from 0"):
         ResampleSettings(long_term=-1).checked()
+
+
+def test_an_attribute_or_a_phase_in_any_case():
+    assert ShakeSettings(attribute="RunTime").shaking().attribute == "runtime"
+    assert ResampleSettings(phase="CYCLE").checked().phase == "cycle"
