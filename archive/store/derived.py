@@ -16,6 +16,16 @@ from .file import Archive, transaction
 from .ingest import _append, _insert_log, valid_tz
 
 
+def free_name(archive: Archive, name: str) -> str:
+    """`name` if a derived log may take it: a valid name the archive does not
+    hold yet (checked before the work that makes the log, and again when it
+    is stored)."""
+    name = check_log_name(name)
+    if archive.con.execute("SELECT 1 FROM logs WHERE name = ?", [name]).fetchall():
+        raise LogExists.naming(f"the archive already holds a log named {name!r}; choose another {{name}}", "name")
+    return name
+
+
 def store_derived(archive: Archive, name: str, text: bytes, *, kind: str, method: str, source_log_id: int,
                   parameters: dict, per_job: tuple[str, pd.DataFrame] | None = None) -> int:
     """Store SWF `text` as log `name`; returns its log id. `per_job` is a
@@ -23,9 +33,7 @@ def store_derived(archive: Archive, name: str, text: bytes, *, kind: str, method
     import wla
 
     archive.require_writable()
-    name = check_log_name(name)
-    if archive.con.execute("SELECT 1 FROM logs WHERE name = ?", [name]).fetchall():
-        raise LogExists.naming(f"the archive already holds a log named {name!r}; choose another {{name}}", "name")
+    name = free_name(archive, name)
     p = parse_bytes(f"{name}.swf", text, len(text), name=name)
     facts = header_facts(p.header)
     facts["tz"] = valid_tz(archive.con, facts["time_zone_string"])

@@ -79,8 +79,11 @@ def resample_log(archive: Archive, log: str, version: str | None = None, *, name
                  edge_weeks: float = 4.0) -> tuple[str, Resampled]:
     """Resample a log and store the workload as log `name` (default
     LOG-rSEED); returns the name and the workload."""
+    from wla.archive.resolve import resolve
+    from wla.archive.store.derived import free_name
+
+    name = free_name(archive, name or f"{resolve(archive, log, version).name.replace('@', '-')}-r{settings.seed}")
     src = read_source(archive, log, version, rb, rb_from_flurries, long_term_weeks, edge_weeks)
     r = resample_source(src, settings)
-    name = name or f"{src.name.replace('@', '-')}-r{settings.seed}"
     store_resampled(archive, r, name)
     return name, r

@@ -295,3 +295,19 @@ def test_rare_behavior_jobs_are_left_out_of_throughput_and_the_measured_utilizat
     assert res.metrics["throughput_per_hour"] == pytest.approx((ends & ~rare).sum() / (hi - lo) * 3600, rel=1e-12)
     assert res.metrics["throughput_per_hour"] < (ends.sum() - 100) / (hi - lo) * 3600
     assert res.metrics["measured_jobs"] == res.counts["measured"] == int((res.measured & ~rare).sum())
+
+
+def test_a_name_the_archive_holds_is_refused_before_the_log_is_read(sp2_archive_file, tmp_path, monkeypatch):
+    """resample_log checks the name first: a taken name costs no resampling."""
+    from wla.archive.kernel.errors import LogExists
+    from wla.sim.evaluate.resample import store
+
+    def never(*args, **kw):
+        raise AssertionError("the log was read before the name was checked")
+
+    monkeypatch.setattr(store, "read_source", never)
+    path = tmp_path / "a.duckdb"
+    path.write_bytes(sp2_archive_file.read_bytes())
+    with open_archive(path, write=True) as a:
+        with pytest.raises(LogExists, match=f"already holds a log named '{LOG}'; choose another name"):
+            store.resample_log(a, LOG, name=LOG)
