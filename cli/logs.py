@@ -114,6 +114,8 @@ def sql_cmd(
     query: str = options.Query,
     fmt: str = options.SqlFormat,
     output: Optional[Path] = options.OutputFile,
+    limit: int = options.SqlLimit,
+    every: bool = options.SqlAll,
     read_files: bool = options.ReadFiles,
     archive: Optional[Path] = options.Archive,
 ) -> None:
@@ -126,10 +128,14 @@ def sql_cmd(
         else:
             written = write_query(a, query, fmt, output)
     if fmt == "table":
-        if output:
+        if output:  # a file holds every row
             output.write_text(text.table(frame) + "\n", encoding="utf-8")
         else:
-            typer.echo(text.table(frame))
+            shown = frame if every or limit <= 0 or len(frame) <= limit else frame.head(limit)
+            typer.echo(text.table(shown))
+            if len(shown) < len(frame):
+                more = len(frame) - len(shown)
+                typer.echo(f"... {more:,} more row{'s' if more > 1 else ''} (--limit N shows N, --all every one)")
     elif written is not None:
         typer.echo(written.rstrip("\n"))
 

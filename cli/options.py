@@ -114,6 +114,8 @@ Fact = typer.Argument(..., metavar='FACT', help="max-procs, unix-start-time or t
 Value = typer.Argument(..., metavar='VALUE')
 Query = typer.Argument(..., metavar='QUERY', help="One read-only SQL statement")
 SqlFormat = shown_by_cli("table", "--format", "-f", help="table, csv, json or parquet")
+SqlLimit = shown_by_cli(100, "--limit", help="Rows the table shows on the terminal, then how many more (0: all)")
+SqlAll = shown_by_cli(False, "--all", help="Show every row (as --limit 0)")
 ReadFiles = from_library(False, "--read-files", source="wla.archive.store.file:open.read_files",
                          help="Let the query read files (read_csv, read_parquet, ...)")
 ExportTo = typer.Option(..., "--output", "-o", readable=False,

@@ -172,7 +172,20 @@ def query_error(e: duckdb.Error) -> QueryError:
     if isinstance(e, duckdb.PermissionException):
         return QueryError.naming(f"queries do not reach files unless allowed ({{read_files}}): {one_line(e)}",
                                  "read_files")
-    return QueryError(one_line(e))
+    return QueryError(_with_hints(e))
+
+
+# DuckDB's lines after the first that help the user mend the query.
+_HINTS = ("Candidate bindings:", "Did you mean", "HINT:")
+
+
+def _with_hints(e: duckdb.Error) -> str:
+    """The error's first line and DuckDB's hints after it (the columns it
+    has, the name it would take), on one line; not the quoted query."""
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    if not lines:
+        return one_line(e)
+    return " ".join([lines[0]] + [ln for ln in lines[1:] if ln.startswith(_HINTS)])
 
 
 @contextmanager
