@@ -13,19 +13,12 @@ from .kernel.errors import (
     UsageError,
     WlaError,
 )
+from .kernel.lazy import names_on_first_use
 from .resolve import LogName, resolve
 
-_FILE = ("Archive", "default_path", "open")
-
-
-def __getattr__(name: str):
-    """Archive, open and default_path, imported when first used: they load
-    DuckDB and pandas, which `wla --help` and the errors above do not need."""
-    if name in _FILE:
-        from .store import file
-
-        return getattr(file, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Imported when first used: they load DuckDB and pandas, which `wla --help`
+# and the errors above do not need.
+__getattr__ = names_on_first_use(__name__, {name: ".store.file" for name in ("Archive", "default_path", "open")})
 
 
 __all__ = [

@@ -19,15 +19,12 @@ from wla.archive.kernel.settings import spec
 BUILT: list[tuple[Any, type, str]] = []
 
 
-def option(cls: type, name: str, *, help: str | None = None, flags: tuple[str, ...] = (),
-           default: Any = inspect.Parameter.empty) -> Any:
-    """The option of setting `name` of `cls`; a command may word its help or spell its flag its own way."""
-    field, _ = next((f, t) for f, t in cls.described() if f.name == name)
+def option(cls: type, name: str, *, help: str | None = None) -> Any:
+    """The option of setting `name` of `cls`; a command may word its help its own way."""
+    field, _ = cls.described_one(name)
     s = spec(field)
-    shown = {} if s.shown is None else {"show_default": s.shown}
-    built = typer.Option(field.default if default is inspect.Parameter.empty else default,
-                         *(flags or s.flags or ("--" + name.replace("_", "-"),)),
-                         help=help or s.help, metavar=s.metavar, **shown)
+    built = typer.Option(field.default, *(s.flags or ("--" + name.replace("_", "-"),)),
+                         help=help or s.help, metavar=s.metavar)
     BUILT.append((built, cls, name))
     return built
 

@@ -1,12 +1,11 @@
 """Scheduler simulation over the archive: a workload, a policy, its schedule and metrics.
 
-The names below load when first used (PEP 562), so that the settings
-classes (settings.py, evaluate/settings.py) import without numba, DuckDB
-or pandas: the command line builds its options from them at start-up."""
-import sys
-import types
-from importlib import import_module
+The names below load when first used (archive/kernel/lazy.py), so that the
+settings classes (settings.py, evaluate/settings.py) import without numba,
+DuckDB or pandas: the command line builds its options from them at start-up."""
 from typing import Any
+
+from wla.archive.kernel.lazy import names_on_first_use
 
 from . import parts  # noqa: F401  (first: the compiled parts are registered before anything compiles)
 
@@ -16,27 +15,13 @@ _WHERE = {
     "simulate": ".simulate", "Workload": ".workload", "from_archive": ".workload", "from_frame": ".workload",
 }
 
+
+def _prepare(name: str, value: Any) -> None:
+    if name == "shake":  # wla.sim.shake.perturb: the study's perturbation
+        from .evaluate.perturb import perturb
+
+        value.perturb = perturb
+
+
+__getattr__ = names_on_first_use(__name__, _WHERE, _prepare)
 __all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_WHERE[name], __name__), name)
-    if name == "shake":
-        value.perturb = getattr(import_module(".evaluate.perturb", __name__), "perturb")  # wla.sim.shake.perturb
-    globals()[name] = value
-    return value
-
-
-class _Package(types.ModuleType):
-    """A function keeps its name when its module of the same name loads
-    (Python would bind the module there), as an eager import left it."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("simulate",) and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -21,15 +21,14 @@ class Spec:
     choices: tuple[str, ...] = ()
     what: str = ""  # the choice named in a refusal: "unknown tie order 'x'"
     flags: tuple[str, ...] = ()  # the command line's spelling, when not --the-name
-    shown: str | None = None  # the default as --help shows it, when not the value
     metavar: str | None = None
 
 
 def setting(default: Any, help: str, *, check: Callable[[str, Any], Any] | None = None,
             choices: tuple[str, ...] = (), what: str = "", flags: tuple[str, ...] = (),
-            shown: str | None = None, metavar: str | None = None) -> Any:
+            metavar: str | None = None) -> Any:
     """A field of a Settings class."""
-    return field(default=default, metadata={"spec": Spec(help, check, choices, what, flags, shown, metavar)})
+    return field(default=default, metadata={"spec": Spec(help, check, choices, what, flags, metavar)})
 
 
 def spec(f: Field) -> Spec:
@@ -55,6 +54,11 @@ class Settings:
         return [(f, hints[f.name]) for f in fields(cls)]  # type: ignore[arg-type]
 
     @classmethod
+    def described_one(cls, name: str) -> tuple[Field, Any]:
+        """The field `name` with its resolved type."""
+        return next((f, kind) for f, kind in cls.described() if f.name == name)
+
+    @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
 
@@ -74,10 +78,6 @@ class Settings:
     def checked(self: S) -> S:
         """The settings with each value in its range (as kept: 4.0 procs is 4,
         EASY is easy), else the error naming the setting."""
-        return self.checked_fields()
-
-    def checked_fields(self: S) -> S:
-        """checked() as the fields declare it (a class may check more first)."""
         kept = {}
         for f in fields(self):  # type: ignore[arg-type]
             s, value = spec(f), getattr(self, f.name)

@@ -27,7 +27,7 @@ from .resample.settings import ResampleSettings
 
 def _setting(name: str, cls: type = SimSettings) -> tuple[type, Any]:
     """A setting's kind and range check, as its settings class declares them."""
-    field, kind = next((f, k) for f, k in cls.described() if f.name == name)
+    field, kind = cls.described_one(name)
     kind = next((k for k in get_args(kind) if k is not type(None)), kind)  # int | None: int
     return kind, spec(field).check
 

@@ -3,7 +3,7 @@ parameters): the resampler takes them, studies record them, the command
 line builds its options from them. No heavy import."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from wla.archive.kernel.errors import ParameterError
 from wla.archive.kernel.ranges import MAX_SEED, number, whole
@@ -37,10 +37,9 @@ class ResampleSettings(Settings):
     # where a long-term user starts: a week of its activity, or of its whole cycle
     phase: str = setting("activity", "Where each long-term user starts: 'activity', a random week of its activity "
                                      "(the spec's; all are active at the start), or 'cycle', of its activity and "
-                                     "restart gap")
+                                     "restart gap", choices=PHASES)
 
     def checked(self) -> ResampleSettings:
-        phase = canonical(self.phase, PHASES)
-        if phase is None:
+        if canonical(self.phase, PHASES) is None:  # said as resample's options have always said it
             raise ParameterError(f"{{phase}} is one of {', '.join(PHASES)}, not {self.phase!r}", "phase")
-        return replace(self, phase=phase).checked_fields()
+        return super().checked()
