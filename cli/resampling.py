@@ -51,7 +51,7 @@ def resample_cmd(
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Generate a workload from the log's users (resampling.md) and store it as a log."""
+    """Generate a workload from the log's users (definitions: Resampling) and store it as a log."""
     from wla.archive.resolve import resolve
     from wla.sim.evaluate.resample.store import resample_log
     from wla.sim.evaluate.resample.triples import log_triples

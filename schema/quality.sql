@@ -1,4 +1,4 @@
--- The quality report: counts of inconsistent jobs per log (cleaning.md,
+-- The quality report: counts of inconsistent jobs per log (docs/pages/definitions/cleaning.md,
 -- "What a report on log quality shows"), and the usage profile behind the
 -- utilization exceptions. A value of -1 is unknown and never counted as
 -- negative; "requested" comparisons need a known (positive) request.
@@ -72,7 +72,7 @@ FROM s
 JOIN logs AS l USING (log_id)
 GROUP BY s.log_id, l.machine_size;
 
--- Flurry candidates, counted as `wla flurries` finds them (cleaning.md,
+-- Flurry candidates, counted as `wla flurries` finds them (docs/pages/definitions/cleaning.md,
 -- section 3, default thresholds): user-weeks with at least the log's average
 -- weekly total of jobs (weeks from the first to the last with jobs, empty ones
 -- included; unknown submit times left out), large ones at 5 times, and users

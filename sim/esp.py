@@ -1,4 +1,4 @@
-"""ESP-style workloads and the ESP efficiency score (simulation.md, "ESP efficiency").
+"""ESP-style workloads and the ESP efficiency score (docs/pages/definitions/simulation.md, "ESP efficiency").
 
 An ESP run submits a fixed mix of job types in a few batches, plus
 full-machine jobs at set times, and scores the resulting schedule by

@@ -1,4 +1,4 @@
-"""Checks a schedule against what any valid schedule satisfies (simulation.md):
+"""Checks a schedule against what any valid schedule satisfies (docs/pages/definitions/simulation.md):
 every job starts, none before its submit time, at no instant do running jobs
 hold more than P processors; for EASY under exact estimates, the head of
 the queue starts no later than the shadow time it got on becoming the head

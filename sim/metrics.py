@@ -1,6 +1,6 @@
 """Per-job metrics, which jobs are measured, and the summaries.
 
-Measurement hygiene of simulation.md, each an option recorded in results:
+Measurement hygiene of docs/pages/definitions/simulation.md, each an option recorded in results:
 - warm-up: the first `warmup` fraction of jobs by arrival (rounded down) is
   simulated but not measured;
 - stop at the last arrival: jobs ending after it meet less and less

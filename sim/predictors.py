@@ -1,4 +1,4 @@
-"""Runtime estimates the scheduler believes (simulation.md):
+"""Runtime estimates the scheduler believes (docs/pages/definitions/simulation.md):
 
 - user: the requested time;
 - exact: the real run time;

@@ -1,6 +1,6 @@
 """The policies in plain Python: the executable specification of the fast core.
 
-Semantics (simulation.md), written out so that a reader can check them line
+Semantics (docs/pages/definitions/simulation.md), written out so that a reader can check them line
 by line:
 
 - Jobs are given in log order; their arrivals keep that order when submit

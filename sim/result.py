@@ -19,7 +19,7 @@ class SimResult:
     settings: dict  # every option and default, as used
     source: dict  # log, version or query, and where P came from
     counts: dict  # jobs, simulated, not simulated by reason, measured, left out by reason
-    metrics: dict  # summaries of simulation.md
+    metrics: dict  # summaries of docs/pages/definitions/simulation.md
     job: np.ndarray  # per simulated job, in log order from here on
     submit: np.ndarray
     start: np.ndarray

@@ -1,4 +1,4 @@
-"""Whether a simulated machine saturated (resampling.md): its backlog grows
+"""Whether a simulated machine saturated (docs/pages/definitions/resampling.md): its backlog grows
 week after week, so the run's metrics describe the length of the log, not
 the policy.
 

@@ -1,4 +1,4 @@
-"""The simulator's settings, each declared once (simulation.md's defaults
+"""The simulator's settings, each declared once (docs/pages/definitions/simulation.md's defaults
 and ranges): simulate() takes them, results carry them, sweeps and
 comparisons edit them, and the command line builds its options from them.
 No heavy import."""

@@ -1,7 +1,7 @@
 """What the simulator replays: a workload taken from a log, a version, a
 query or a DataFrame, with the jobs it cannot simulate counted by reason.
 
-Defaults of simulation.md, each recorded in the result:
+Defaults of docs/pages/definitions/simulation.md, each recorded in the result:
 - processors: wla.archive.kernel.processors (allocated when positive, else requested);
 - estimate: requested time (field 9) when positive, else the run time;
 - not simulated: unknown or zero run time, unknown processors, unknown or

@@ -1,4 +1,4 @@
-"""Flurry detection (cleaning.md section 3): bursts of jobs by one user.
+"""Flurry detection (docs/pages/definitions/cleaning.md section 3): bursts of jobs by one user.
 
 Detection proposes, a person decides. The report lists each candidate with a
 ready predicate in the archive's notation and a reason a cleaning decision can

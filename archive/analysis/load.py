@@ -1,4 +1,4 @@
-"""The load profile and the initial low-load interval (cleaning.md section 5).
+"""The load profile and the initial low-load interval (docs/pages/definitions/cleaning.md section 5).
 
 Some logs begin while the machine was still in testing: idle stretches or a
 plateau at half capacity, then production. Daily and weekly utilization show

@@ -7,7 +7,7 @@ from sqlglot import exp
 from ..kernel.statements import text
 from ..store.file import Archive
 
-# Counts of the report, in the order of cleaning.md's list.
+# Counts of the report, in the order of docs/pages/definitions/cleaning.md's list.
 COUNTS = [
     "missing_submit", "missing_start", "missing_run",
     "zero_procs", "zero_run", "zero_cpu", "zero_mem",

@@ -1,6 +1,6 @@
 """Raw accounting records (CSV, Slurm sacct) into an SWF log, and into the archive.
 
-Every job goes through the same steps, in this order (cleaning.md sections 1
+Every job goes through the same steps, in this order (docs/pages/definitions/cleaning.md sections 1
 and 2):
 
 1. the recovery table computes arrival, wait and run from the raw times

@@ -3,9 +3,9 @@
 A raw record (a CSV row, a Slurm job) holds what the accounting system wrote:
 arrival, start and end instants, a run time, CPU time, a status. SWF wants
 submit, wait and run. Which of the raw values exist varies from job to job, so
-cleaning.md section 2 gives a table saying how to compute ARR, WAIT and RUN
+docs/pages/definitions/cleaning.md section 2 gives a table saying how to compute ARR, WAIT and RUN
 from whatever is there; section 1 then normalizes what comes out. Both are
-here, written so that a reader can hold them against the spec row by row.
+here, written so that a reader can hold them against docs/pages/definitions/cleaning.md row by row.
 
 Values are Decimals (None = missing) so that the arithmetic is exact: a
 fractional epoch time minus another is the difference that was written, not a
@@ -107,7 +107,7 @@ def parse_duration(text: str, minutes_seconds: bool = False) -> Decimal:
     return Decimal(total) + (Decimal(fraction) if fraction else 0)
 
 
-# -- cleaning.md section 2: the recovery table ------------------------------------
+# -- docs/pages/definitions/cleaning.md section 2: the recovery table -------------
 
 
 class Times(NamedTuple):
@@ -219,7 +219,7 @@ def _ran(seconds: Decimal | None) -> bool:
     return seconds is not None and seconds > 0
 
 
-# -- cleaning.md section 1: normalization -----------------------------------------
+# -- docs/pages/definitions/cleaning.md section 1: normalization ------------------
 
 # 1 h 5 min: daylight-saving changes and clock drift. The normalize rule's
 # default allowance (schema/rules/normalize.sql); a test holds them equal, and

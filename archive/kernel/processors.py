@@ -1,5 +1,5 @@
 """How many processors a job holds: allocated when positive, else requested
-when positive, else unknown (simulation.md, cleaning.md section 4).
+when positive, else unknown (docs/pages/definitions/simulation.md, docs/pages/definitions/cleaning.md section 4).
 
 One rule for every count of usage: the catalog's utilization, the quality
 report's usage profile, the load profile, capacity, flurries and the

@@ -1,8 +1,8 @@
-"""Shaking one attribute of a workload (shaking.md): each chosen job's value
+"""Shaking one attribute of a workload (docs/pages/definitions/shaking.md): each chosen job's value
 moves by +/- pert x U, pert the degree (absolute) or min(degree, pct x
 value) (relative), U uniform on [0, 1), the sign + or - with equal odds.
 
-Choices the spec leaves open, recorded in every result (`RULES`):
+Choices docs/pages/definitions/shaking.md leaves open, recorded in every result (`RULES`):
 - the jobs shaken are round(jobs% x n) of them, picked without replacement;
 - the draws are made for every job, in log order, whether it is picked or
   not, so that the same (seed, run) shakes a job the same way at any

@@ -1,5 +1,5 @@
 """The settings of the shaken studies (shake, compare, sweep), each declared
-once (shaking.md's defaults); the simulation's are SimSettings
+once (docs/pages/definitions/shaking.md's defaults); the simulation's are SimSettings
 (sim/settings.py), the resampling's ResampleSettings (resample/settings.py).
 No heavy import."""
 from __future__ import annotations

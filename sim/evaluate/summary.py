@@ -1,5 +1,5 @@
 """What the shaken runs of one metric say against the original value O
-(shaking.md): mean, standard deviation, the 95% confidence interval of the
+(docs/pages/definitions/shaking.md): mean, standard deviation, the 95% confidence interval of the
 mean (Student's t with N - 1 degrees of freedom, cut at the metric's range:
 see RANGES), span (the 5th and 95th
 percentiles, linear interpolation, as percent of O), distance ((mean - O) /

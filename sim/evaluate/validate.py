@@ -1,5 +1,5 @@
-"""Validation of resampling (resampling.md): N resampled workloads of a log,
-each measured by the statistics of statistics.md and simulated with EASY,
+"""Validation of resampling (docs/pages/definitions/resampling.md): N resampled workloads of a log,
+each measured by the statistics of docs/pages/definitions/statistics.md and simulated with EASY,
 set against the log's own values. Run 0 is the log; run i is resampled
 with run_seed(seed, i) (resample/study.py), on any executor, the same
 result for any number of workers."""

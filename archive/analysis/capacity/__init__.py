@@ -1,4 +1,4 @@
-"""Capacity (cleaning.md section 4): when running jobs hold more processors
+"""Capacity (docs/pages/definitions/cleaning.md section 4): when running jobs hold more processors
 than the machine has, and which jobs the capacity rule deletes.
 
 One job per module: `report.py` (the usage profile, its exceptions and

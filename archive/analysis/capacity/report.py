@@ -1,4 +1,4 @@
-"""Capacity (cleaning.md section 4), the profile: when running jobs hold more
+"""Capacity (docs/pages/definitions/cleaning.md section 4), the profile: when running jobs hold more
 processors than the machine has, and how those moments hang together.
 
 A job holds p processors (wla.archive.kernel.processors: allocated, else requested,

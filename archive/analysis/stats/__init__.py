@@ -1,5 +1,5 @@
 """Statistics that say whether a workload still looks like the log it came
-from (statistics.md, resampling.md "Validating a resampled workload"):
+from (docs/pages/definitions/statistics.md, docs/pages/definitions/resampling.md "Validating a resampled workload"):
 locality, self-similarity, per-user behavior, daily and weekly cycles, and
 stability. They are computed for the original and for every resampled copy,
 so they are cheap and give the same numbers for the same jobs.

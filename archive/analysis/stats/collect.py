@@ -16,7 +16,7 @@ from .locality import MIN_JOBS, TIME_TOLERANCE, bins_locality, stack_depth
 from .stability import unaccommodated
 from .users import SESSION_GAP, job_ends, user_statistics
 
-# Attribute -> tolerance of the stack-depth match (statistics.md).
+# Attribute -> tolerance of the stack-depth match (docs/pages/definitions/statistics.md).
 ATTRIBUTES = {"run": TIME_TOLERANCE, "req_time": TIME_TOLERANCE, "procs": 0.0}
 
 # Per-user distributions by the name their scalars take.

@@ -1,4 +1,4 @@
-"""Self-similarity of arrivals by rescaled range (statistics.md): a Hurst
+"""Self-similarity of arrivals by rescaled range (docs/pages/definitions/statistics.md): a Hurst
 parameter between 0.5 and 1 says the log is bursty at many time scales,
 which a generated workload must keep for its waits to mean anything.
 

@@ -1,4 +1,4 @@
-"""Locality of sampling (statistics.md): do jobs repeat recent values of an
+"""Locality of sampling (docs/pages/definitions/statistics.md): do jobs repeat recent values of an
 attribute (stack depth), and does each day draw from a narrow part of the
 log's distribution (bins)? A resampled workload keeps each user's jobs
 together, so it should keep both; a shuffled one would lose them.

@@ -1,4 +1,4 @@
-"""Stability of a log (statistics.md): whether the work arriving in each
+"""Stability of a log (docs/pages/definitions/statistics.md): whether the work arriving in each
 interval fits the machine. Short intervals overflow with every burst; the
 fraction should fall to zero as they grow, else the log (or a resampled
 copy at a raised load) asks for more than the machine can give.

@@ -1,4 +1,4 @@
-"""Per-user distributions (resampling.md "Validating a resampled workload"):
+"""Per-user distributions (docs/pages/definitions/resampling.md "Validating a resampled workload"):
 resampling moves whole users, so how much each user submits, in how many
 sessions, for how long and with how much work should come out as in the log.
 

@@ -1,4 +1,4 @@
-"""A log cut into per-user subtraces, and each user's pool (resampling.md).
+"""A log cut into per-user subtraces, and each user's pool (docs/pages/definitions/resampling.md).
 
 A pool user is a slice of the log's jobs in submit order: a real user's jobs
 outside every rare-behavior triple, or the jobs one triple covers (a

@@ -1,4 +1,4 @@
-"""The resampling's settings, each declared once (resampling.md's
+"""The resampling's settings, each declared once (docs/pages/definitions/resampling.md's
 parameters): the resampler takes them, studies record them, the command
 line builds its options from them. No heavy import."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from wla.archive.kernel.settings import Settings, canonical, setting
 
 MAX_WEEKS = 100_000
 MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all)
-# activity: the spec's, a random week of the user's activity (every long-term
+# activity: docs/pages/definitions/resampling.md's, a random week of the user's activity (every long-term
 # user active in week 0); cycle: a random week of its cycle of activity and
 # restart gap, so that as many are active at the start as on average later.
 PHASES = ("activity", "cycle")
@@ -19,7 +19,7 @@ PHASES = ("activity", "cycle")
 
 @dataclass(frozen=True)
 class ResampleSettings(Settings):
-    """Parameters of resampling.md; None takes the log's own figure."""
+    """Parameters of docs/pages/definitions/resampling.md; None takes the log's own figure."""
 
     weeks: int | None = setting(None, "Length of the workload in weeks [default: the log's]",
                                 check=lambda n, v: whole(n, v, 1, MAX_WEEKS))
@@ -36,7 +36,7 @@ class ResampleSettings(Settings):
     seed: int = setting(0, "Seed: the same seed gives the same workload", check=lambda n, v: whole(n, v, 0, MAX_SEED))
     # where a long-term user starts: a week of its activity, or of its whole cycle
     phase: str = setting("activity", "Where each long-term user starts: 'activity', a random week of its activity "
-                                     "(the spec's; all are active at the start), or 'cycle', of its activity and "
+                                     "(definitions: Resampling; all active in week 0), or 'cycle', of its activity and "
                                      "restart gap", choices=PHASES)
 
     def checked(self) -> ResampleSettings:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from wla.archive.store.file import Archive
 
-METHOD = "user-level resampling (resampling.md)"
+METHOD = "user-level resampling (definitions: Resampling)"
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def resample(archive: Archive, log: str, version: str | None = None, *, weeks: i
              load: float = 1.0, long_term: int | None = None, temporary: float | None = None,
              arrival_rate: float | None = None, rb_npw: float = 0.0, seed: int = 0, phase: str = "activity",
              rb: list[Triple] | tuple = (), rb_from_flurries: bool = False) -> Workload:
-    """One resampled workload of a log, ready to simulate (resampling.md);
+    """One resampled workload of a log, ready to simulate (docs/pages/definitions/resampling.md);
     `resample_log` keeps every field, and `store_resampled` stores it."""
     settings = ResampleSettings(weeks, load, long_term, temporary, arrival_rate, rb_npw, seed, phase)
     src = read_source(archive, log, version, rb, rb_from_flurries)
