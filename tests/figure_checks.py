@@ -48,6 +48,8 @@ def texts(fig: Figure) -> list:
     for ax in _axes(fig):
         found += [ax.title, ax._left_title, ax._right_title, *ax.texts]
         for axis in (ax.xaxis, ax.yaxis):
+            if not axis.get_visible():  # a twin's shared axis
+                continue
             found += [axis.label, axis.get_offset_text()]
             for tick in axis._update_ticks():
                 found += [tick.label1, tick.label2]
@@ -62,9 +64,12 @@ def texts(fig: Figure) -> list:
     return [t for t in unique.values() if t.get_visible() and t.get_text().strip()]
 
 
+GAP = 2.0  # pixels at least between two texts: touching labels read as one ("10 h1 d")
+
+
 def overlaps(fig: Figure) -> list[str]:
-    """Pairs of texts whose boxes overlap (by more than half a pixel each
-    way), and texts that reach out of the figure."""
+    """Pairs of texts whose boxes overlap or come closer than GAP pixels,
+    and texts that reach out of the figure."""
     renderer = fig.canvas.get_renderer()
     fig.draw(renderer)
     shown = texts(fig)
@@ -74,7 +79,7 @@ def overlaps(fig: Figure) -> list[str]:
                 if x0 < -1 or y0 < -1 or x1 > width + 1 or y1 > height + 1]
     dx = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
     dy = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    i, j = np.nonzero(np.triu((dx > 0.5) & (dy > 0.5), 1))
+    i, j = np.nonzero(np.triu((dx > -GAP) & (dy > -GAP), 1))
     problems += [f"{shown[a].get_text()!r} overlaps {shown[b].get_text()!r}" for a, b in zip(i, j)]
     return problems
 
@@ -85,7 +90,7 @@ def plain_numbers(fig: Figure) -> list[str]:
     fig.canvas.draw()
     problems = []
     for ax in _axes(fig):
-        for axis in (ax.xaxis, ax.yaxis):
+        for axis in (a for a in (ax.xaxis, ax.yaxis) if a.get_visible()):
             problems += [f"tick label {t!r}" for t in tick_texts(axis) if SCIENTIFIC.search(t)]
             offset = axis.get_offset_text().get_text()
             if offset and not isinstance(axis.get_major_formatter(), ConciseDateFormatter):
