@@ -14,8 +14,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
-from matplotlib.ticker import (Formatter, LogFormatter, LogFormatterSciNotation, MaxNLocator,
-                               ScalarFormatter)
+from matplotlib.ticker import Formatter, LogFormatter, LogFormatterSciNotation, MaxNLocator, ScalarFormatter
 
 from .clock import DAY, LogClock
 from .figure_files import figure_format

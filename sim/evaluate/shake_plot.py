@@ -8,7 +8,7 @@ import os
 import numpy as np
 from matplotlib.figure import Figure
 from wla.archive.kernel.errors import OptionError
-from wla.archive.kernel.plot import count_axis, save
+from wla.archive.kernel.plot import count_axis, plain, save
 
 from .plot_units import axis
 from .shake import ShakeResult
@@ -38,9 +38,11 @@ def plot_shake(result: ShakeResult, path: str | os.PathLike, metric: str = "boun
         ax.axvspan(s["ci_low"] / per, s["ci_high"] / per, color="gray", alpha=0.25, linewidth=0,
                    label="95% CI of the mean")
     sh = result.settings["shaking"]
-    how = f"{sh['degree']:g}" + (f", at most {sh['relative_pct']:g}%" if sh["relative_pct"] is not None else "")
+    unit = "processors" if sh["attribute"] == "size" else "s"  # the degree's unit (perturb.py)
+    how = f"{plain(sh['degree'])} {unit}" + (f", at most {plain(sh['relative_pct'])}%"
+                                              if sh["relative_pct"] is not None else "")
     ax.set_title(f"{result.source.get('log') or 'query'}: {result.settings['policy'].upper()}, "
-                 f"{sh['attribute']} shaken by {how} on {sh['jobs_pct']:g}% of jobs")
+                 f"{sh['attribute']} shaken by {how} on {plain(sh['jobs_pct'])}% of jobs")
     ax.set_xlabel(shown.label)
     ax.set_ylabel("shaken runs")
     count_axis(ax.yaxis)

@@ -24,7 +24,8 @@ def test_each_figure_of_a_log_page_reads_plainly(sp2_archive_file, tmp_path, mon
     assert [d.absent for d in drawn] == [None] * 4 and len(figures) == 4
     cycles, distributions, utilization, flurries = figures
     left, right = distributions.axes
-    assert left.get_ylabel() == "jobs" and right.get_xlabel() == "run time (s, min, h, d), four bins a decade of seconds"
+    assert left.get_ylabel() == "jobs"
+    assert right.get_xlabel() == "run time (s, min, h, d), four bins a decade of seconds"
     assert all(whole_ticks(ax.yaxis) for ax in (left, right, cycles.axes[0], cycles.axes[1], flurries.axes[0]))
     # SP2's run times: from a second or so to the 18-hour limit and a few beyond: 1 s ... 1 d
     assert tick_texts(right.xaxis) == ["1 s", "10 s", "1 min", "10 min", "1 h", "1 d"]
