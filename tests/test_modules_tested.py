@@ -66,10 +66,6 @@ WHY_NOT = {
         "the compiled conservative core, reached only through schedule: "
         "tests/sim/test_sim_conservative.py holds it to the reference and a naive third implementation "
         "job by job",
-    "sim/evaluate/shake_plot.py": "drawn by `wla shake --plot` in tests/cli/test_shake_cli.py",
-    "sim/evaluate/sweep_plot.py":
-        "drawn by `wla sweep --plot` in tests/sim/evaluate/test_sweep.py (a PNG, the same bytes twice)",
-    "sim/evaluate/validate_plot.py": "drawn by `wla validate --plot` in tests/sim/evaluate/test_validate.py",
     "cli/analysis.py":
         "the commands quality, flurries, load and capacity: tests/cli/test_cli_analysis.py compares "
         f"what they print with their Python functions; {_COMMANDS}",
@@ -91,11 +87,6 @@ WHY_NOT = {
         f"the commands simulate and esp: tests/cli/test_sim_cli.py runs them; {_COMMANDS}",
     "cli/text.py": f"every command's text form: {_COMMANDS}",
     "cli/website.py": f"the command site: tests/cli/site/test_site.py runs it; {_COMMANDS}",
-    "cli/site/distributions_plot.py":
-        "a log page's figure, drawn when tests/cli/site/test_site.py builds the site (every image drawn "
-        "in a browser: tests/cli/site/test_site_browser.py)",
-    "cli/site/figures.py":
-        "a log's figures or why one is missing, as tests/cli/site/test_site.py finds them on the pages",
     "cli/site/folder.py":
         "the site's folder and manifest: tests/cli/site/test_hostile_site.py attacks it",
     "cli/site/log_page.py": "a log's page, read back by tests/cli/site/test_site.py",

@@ -5,7 +5,7 @@ import os
 
 from matplotlib.figure import Figure
 
-from ..kernel.plot import save
+from ..kernel.plot import count_axis, save
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -26,6 +26,7 @@ def plot_cycles(cycles: dict, path: str | os.PathLike, title: str) -> None:
     hours.set_xlabel(f"hour of the day ({where})")
     days.set_ylabel("jobs submitted")
     for ax in (days, hours):
+        count_axis(ax.yaxis)
         ax.grid(True, axis="y", linewidth=0.3, alpha=0.5)
     fig.suptitle(title)
     save(fig, path)

@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..kernel.clock import WEEK, log_clock
 from ..kernel.errors import UsageError
-from ..kernel.plot import date_axis, period_axis, save
+from ..kernel.plot import count_axis, date_axis, period_axis, save
 from .flurries import weekly_counts
 
 GREY = "#b0b0b0"
@@ -40,11 +40,13 @@ def plot_flurries(jobs: pd.DataFrame, path: str | os.PathLike, top: int = 5, tit
                label="other users" if column == "others" else column)
         bottom += counts
     ax.axhline(average, color="black", linestyle="--", linewidth=1,
-               label=f"average weekly total ({average:,.0f})")
+               label=f"average weekly total ({average:,.0f} jobs)")
     ax.axhline(5 * average, color="black", linestyle=":", linewidth=1, label="5 × average")
     ax.set_ylabel("jobs per week")
+    count_axis(ax.yaxis)
     if dated:
         date_axis(ax)
+        ax.set_xlabel(f"week's start ({clock.tz or 'UTC'})")
     else:
         ax.set_xlabel("week of the log")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -44,11 +44,12 @@ def plot_load(report_or_jobs: LoadReport | pd.DataFrame, path: str | os.PathLike
         at = xw[report.trim_week - report.first_week]
         ax.axvline(at, color="#d62728", linewidth=1.5, label=f"trim point (week {report.trim_week})")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_ylabel(f"utilization of {report.capacity:,} processors")
+    ax.set_ylabel(f"utilization (% of {report.capacity:,} processors)")
     ax.set_ylim(0, max(1.0, float(report.daily.max())) * 1.05)
     ax.set_xlim(min(xd[0], xw[0]), max(xd[-1] + day_width, xw[-1]))
     if dated:
         date_axis(ax)
+        ax.set_xlabel(f"date ({report.clock.tz or 'UTC'})")
     else:
         ax.set_xlabel("day of the log")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

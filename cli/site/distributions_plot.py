@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from wla.archive.kernel.plot import save
+from wla.archive.kernel.plot import count_axis, save
 from wla.archive.kernel.processors import job_processors
 
 
@@ -30,12 +30,25 @@ def run_bins(run: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.histogram(known, bins=edges)[0], edges
 
 
-def _size_label(x: float) -> str:
-    return f"{x:.0f}" if x < 1024 else f"{x / 1024:.0f}K"  # processors: powers of two, 1K = 1024
+# Run-time ticks a person reads at a glance, in seconds and as written.
+RUN_TICKS = ((1, "1 s"), (10, "10 s"), (60, "1 min"), (600, "10 min"), (3600, "1 h"), (86400, "1 d"),
+             (864000, "10 d"), (8640000, "100 d"), (86400000, "1,000 d"))
 
 
-def _run_label(x: float) -> str:
-    return f"{x:,.0f}" if x < 1e7 else f"{x:.0e}"
+def _size_ticks(edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Positions and labels of the processor axis: powers of two, plain numbers, at most eight."""
+    exponents = np.log2(edges)
+    at = np.flatnonzero(np.abs(exponents - np.round(exponents)) < 1e-9)
+    at = at[::-(-len(at) // 8)]
+    return at.astype(np.float64), [f"{edges[i]:,.0f}" for i in at]
+
+
+def _run_ticks(edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Positions and labels of the run-time axis: 1 s, 1 min, 1 h, 1 d and some
+    tens of them, placed on the quarter-decade bins (bar i spans edges i to i + 1)."""
+    low, high = np.log10(edges[0]), np.log10(edges[-1])
+    shown = [(4 * (np.log10(s) - low), text) for s, text in RUN_TICKS if low <= np.log10(s) <= high]
+    return np.array([p for p, _ in shown]), [t for _, t in shown]
 
 
 def plot_distributions(jobs: pd.DataFrame, path: str | os.PathLike, title: str) -> dict:
@@ -49,18 +62,16 @@ def plot_distributions(jobs: pd.DataFrame, path: str | os.PathLike, title: str) 
     fig = Figure(figsize=(10, 3.6), dpi=100)
     left, right = fig.subplots(1, 2, gridspec_kw={"left": 0.08, "right": 0.98, "bottom": 0.16, "top": 0.87,
                                                   "wspace": 0.22})
-    for ax, counts, edges, log, label in ((left, sizes, size_edges, np.log2, _size_label),
-                                         (right, runs, run_edges, np.log10, _run_label)):
+    for ax, counts, edges, ticks in ((left, sizes, size_edges, _size_ticks), (right, runs, run_edges, _run_ticks)):
         ax.bar(np.arange(len(counts)), counts, width=1.0, align="edge", color="tab:blue",
                edgecolor="white", linewidth=0.5)
-        exponents = log(edges)
-        ticks = np.flatnonzero(np.abs(exponents - np.round(exponents)) < 1e-9)  # powers of two, decades
-        ticks = ticks[::-(-len(ticks) // 10)]  # at most ten labels
-        ax.set_xticks(ticks, [label(edges[i]) for i in ticks])
+        ax.set_xticks(*ticks(edges))
         ax.set_xlim(0, len(counts))
+        ax.tick_params(axis="x", pad=6)  # the first tick sits in the corner: clear of the y axis's 0
         ax.grid(True, axis="y", linewidth=0.3, alpha=0.5)
+        count_axis(ax.yaxis)
     left.set_xlabel("processors (allocated, else requested), bins from each power of two")
-    right.set_xlabel("run time in seconds, four bins a decade")
+    right.set_xlabel("run time (s, min, h, d), four bins a decade of seconds")
     left.set_ylabel("jobs")
     fig.suptitle(title)
     save(fig, path)

@@ -9,12 +9,15 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
-from wla.archive.kernel.plot import save
+from matplotlib.ticker import MaxNLocator
+from wla.archive.kernel.plot import count_axis, save
 
+from .plot_units import axis
 from .validate import ValidationResult
 
 SAMPLE = 50  # resampled workloads whose pox-plot lines are drawn (the first ones)
-COLUMNS = 6
+COLUMNS = 4  # panels a row: each wide enough for its title, unit and ticks
+WIDTH, HEIGHT = 4.6, 3.1  # inches a panel
 
 
 def plot_validation(result: ValidationResult, directory: str | os.PathLike) -> list[Path]:
@@ -25,24 +28,19 @@ def plot_validation(result: ValidationResult, directory: str | os.PathLike) -> l
     out.mkdir(parents=True, exist_ok=True)
     names = list(result.statistics)
     rows = math.ceil(len(names) / COLUMNS)
-    fig = Figure(figsize=(3.0 * COLUMNS, 2.2 * rows), dpi=100)
-    axes = fig.subplots(rows, COLUMNS, squeeze=False)
+    top = 0.6  # inches above the panels, for the title
+    fig = Figure(figsize=(WIDTH * COLUMNS, HEIGHT * rows + top), dpi=100)
+    axes = fig.subplots(rows, COLUMNS, squeeze=False, gridspec_kw={
+        "left": 0.9 / (WIDTH * COLUMNS), "right": 1 - 0.3 / (WIDTH * COLUMNS), "wspace": 0.45,
+        "top": 1 - top / (HEIGHT * rows + top), "bottom": 0.75 / (HEIGHT * rows + top), "hspace": 0.75})
     for ax, name in zip(axes.flat, names):
-        k = result.columns.index(name)
-        values = result.values[1:, k]
-        values = values[np.isfinite(values)]
-        if len(values):
-            ax.hist(values, bins=30, color="tab:blue", alpha=0.7)
-        o = result.statistics[name]["original"]
-        if o is not None:
-            ax.axvline(o, color="tab:red", linewidth=1.5)
-        pct = result.statistics[name]["percentile"]
-        ax.set_title(name + ("" if pct is None else f" (log at p{pct:.0f})"), fontsize="small")
-        ax.tick_params(labelsize="x-small")
+        _histogram(ax, result, name)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("resampled workloads")
     for ax in list(axes.flat)[len(names):]:
         ax.set_visible(False)
-    fig.suptitle(f"{result.settings['log']}: {result.settings['runs']} resampled workloads (blue) and the log (red)")
-    fig.tight_layout()
+    fig.suptitle(f"{result.settings['log']}: {result.settings['runs']} resampled workloads (blue) and the log (red)",
+                 y=1 - 0.2 / (HEIGHT * rows + top))
     hist = out / "histograms.png"
     save(fig, hist)
     h = result.values[1:SAMPLE + 1, result.columns.index("hurst")]
@@ -52,3 +50,21 @@ def plot_validation(result: ValidationResult, directory: str | os.PathLike) -> l
     pox_comparison(result.original["hurst"], others, pox,
                    title=f"{result.settings['log']}: pox plot, and the lines of {len(others)} resampled workloads")
     return [hist, pox]
+
+
+def _histogram(ax, result: ValidationResult, name: str) -> None:
+    """One statistic's panel: the resampled values, the log's value, in the statistic's unit."""
+    values = result.values[1:, result.columns.index(name)]
+    values = values[np.isfinite(values)]
+    o = result.statistics[name]["original"]
+    shown = axis(name, [*values, *([] if o is None else [o])])
+    if len(values):
+        ax.hist(values / shown.divisor, bins=30, color="tab:blue", alpha=0.7)
+    if o is not None:
+        ax.axvline(o / shown.divisor, color="tab:red", linewidth=1.5)
+    pct = result.statistics[name]["percentile"]
+    ax.set_title(name + ("" if pct is None else f" (log at p{pct:.0f})"), fontsize="medium")
+    ax.set_xlabel(shown.label, fontsize="small")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=4, integer=shown.counts))
+    count_axis(ax.yaxis)
+    ax.tick_params(labelsize="small")

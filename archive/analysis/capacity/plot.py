@@ -16,7 +16,7 @@ from .report import daily_utilization
 def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
                   title: str | None = None, unix_start_time: int | None = None,
                   tz: str | None = None) -> None:
-    """Write a PNG of each day's lowest and highest usage as a share of
+    """Write a figure (PNG, SVG or PDF, as the extension says) of each day's lowest and highest usage as a share of
     `capacity`, with the 100% line. The same input gives the same bytes."""
     daily = daily_utilization(jobs, capacity)
     clock = log_clock(unix_start_time, tz)
@@ -31,10 +31,10 @@ def plot_capacity(jobs: pd.DataFrame, capacity: int, path: str | os.PathLike,
                     label="daily range")
     ax.step(x, hi, where="post", color="tab:blue", linewidth=0.8, label="daily maximum")
     ax.step(x, lo, where="post", color="tab:gray", linewidth=0.6, label="daily minimum")
-    ax.axhline(1.0, color="tab:red", linewidth=1.0, linestyle="--", label=f"capacity ({capacity:,})")
+    ax.axhline(1.0, color="tab:red", linewidth=1.0, linestyle="--", label=f"capacity ({capacity:,} processors)")
     ax.set_ylim(bottom=0, top=max(1.1, float(hi.max()) * 1.05) if len(hi) else 1.1)
     ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    ax.set_ylabel("utilization (share of capacity)")
+    ax.set_ylabel("utilization (% of capacity)")
     if dated:
         date_axis(ax)
         ax.set_xlabel(f"date ({clock.tz or 'UTC'})")

@@ -2,7 +2,7 @@
 pox plot with its fitted line, bins locality per day, the per-user
 distributions and the arrival cycles; and the pox plot of an original with
 the lines of many resampled copies, to see whether they keep its slope.
-Each is a PNG that is the same bytes for the same statistics."""
+Each is the same bytes for the same statistics."""
 from __future__ import annotations
 
 import os
@@ -11,10 +11,11 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 from wla.archive.analysis.cycles_plot import plot_cycles
 from wla.archive.kernel.clock import DAY
 from wla.archive.kernel.errors import UsageError
-from wla.archive.kernel.plot import save
+from wla.archive.kernel.plot import count_axis, plain, save
 
 from .collect import ATTRIBUTES
 
@@ -22,13 +23,13 @@ HOUR = 3600.0
 
 # Per-user distribution -> (axis label, divisor of its values, log x axis).
 USER_PANELS = {
-    "jobs": ("jobs per user", 1.0, True),
-    "sessions": ("sessions per user", 1.0, True),
-    "session_length": ("average session length (hours)", HOUR, True),
-    "cpu_work": ("CPU work per user (processor-hours)", HOUR, True),
-    "first_arrival": ("first arrival (day of the log)", DAY, False),
-    "last_departure": ("last departure (day of the log)", DAY, False),
-    "activity_period": ("activity period (days)", DAY, False),
+    "jobs": ("jobs per user (jobs)", 1.0, True),
+    "sessions": ("sessions per user (sessions)", 1.0, True),
+    "session_length": ("average session length (h)", HOUR, True),
+    "cpu_work": ("CPU work per user (processor-h)", HOUR, True),
+    "first_arrival": ("first arrival after the log's start (d)", DAY, False),
+    "last_departure": ("last departure after the log's start (d)", DAY, False),
+    "activity_period": ("activity period (d)", DAY, False),
 }
 ATTRIBUTE_LABELS = {"run": "run time", "req_time": "requested time", "procs": "processors"}
 
@@ -49,8 +50,9 @@ def _pox_points(ax, hurst: Mapping) -> tuple[float, float]:
     points = hurst["points"]
     x, y = np.log10(points["n"]), np.log10(points["rs"])
     ax.scatter(x, y, s=4, color="tab:blue", alpha=0.25, linewidths=0, label="blocks (log10 n, log10 R/S)")
-    ax.set_xlabel("log10 n (block of values)")
-    ax.set_ylabel("log10 R/S")
+    period = f"periods of {plain(hurst['unit'])} s" if hurst.get("unit") else "periods"
+    ax.set_xlabel(f"log10 n (n: a block's length in {period})")
+    ax.set_ylabel("log10 R/S (rescaled range, no unit)")
     ax.grid(True, linewidth=0.3, alpha=0.5)
     return float(x.min()), float(x.max())
 
@@ -69,7 +71,7 @@ def pox_plot(hurst: Mapping, path: str | os.PathLike, title: str) -> None:
             _line(ax, {"H": slope, "intercept": start - slope * lo}, lo, hi, color="gray", linestyle=style,
                   linewidth=1, label=f"slope {slope:g}")
         ax.legend(loc="upper left", fontsize="small")
-    ax.set_title(f"{title}: pox plot of arrivals per {hurst['unit']:g} s")
+    ax.set_title(f"{title}: pox plot of arrivals per {plain(hurst['unit'])} s")
     save(fig, path)
 
 
@@ -106,12 +108,14 @@ def bins_plot(bins: Mapping, path: str | os.PathLike, title: str) -> None:
         ax.axvline(1 / (len(entry["edges"]) + 1), color="gray", linestyle="--", linewidth=1, label="no locality")
         median = entry["summary"]["median"]
         if median is not None:
-            ax.axvline(median, color="tab:red", linewidth=1.5, label=f"median {median:.3f}")
-        ax.set_title(f"{ATTRIBUTE_LABELS[name]} ({entry['summary']['count']} days)")
-        ax.set_xlabel("share of a day's jobs in its top bin")
+            ax.axvline(median, color="tab:red", linewidth=1.5, label=f"median {plain(100 * median)}%")
+        ax.set_title(f"{ATTRIBUTE_LABELS[name]} ({entry['summary']['count']:,} days)")
+        ax.set_xlabel("share of a day's jobs in its top bin (%)")
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.grid(True, linewidth=0.3, alpha=0.5)
         ax.legend(loc="upper right", fontsize="small")
     axes[0].set_ylabel("days")
+    count_axis(axes[0].yaxis)  # shared by the three
     fig.suptitle(f"{title}: bins locality")
     save(fig, path)
 
@@ -135,13 +139,14 @@ def users_plot(users: Mapping, path: str | os.PathLike, title: str) -> None:
         if log:
             ax.set_xscale("log")
         ax.set_xlabel(label)
-        ax.set_title(f"{len(values)} users{note}", fontsize="small")
+        ax.set_title(f"{len(values):,} users{note}", fontsize="small")
         ax.grid(True, linewidth=0.3, alpha=0.5)
+        count_axis(ax.yaxis)
     for ax in axes[::4]:
         ax.set_ylabel("users")
     axes[-1].axis("off")
     fig.suptitle(f"{title}: per-user distributions ({users['users']} users, "
-                 f"sessions split at gaps over {users['session_gap']:g} s)")
+                 f"sessions split at gaps over {plain(users['session_gap'])} s)")
     save(fig, path)
 
 
