@@ -66,7 +66,11 @@ class Example:
 
 def name(page: Path) -> str:
     """A page's name: its path below docs/pages without `.md` (the README's is `README`)."""
-    return "README" if page == README else page.relative_to(PAGES).with_suffix("").as_posix()
+    if page == README:
+        return "README"
+    if page.is_relative_to(PAGES):
+        return page.relative_to(PAGES).with_suffix("").as_posix()
+    return page.stem
 
 
 def pages() -> list[Path]:

@@ -171,7 +171,7 @@ def test_a_page_is_read_block_by_block(tmp_path):
     assert [(e.kind, e.text, e.expected, e.slow) for e in found] == [
         ("wla", "wla ls  --json", ["[]"], ()), ("shown", "sacct -a", [], ()),
         ("wla", "wla sweep A", ["x"], ("A", "B")), ("python", "x = 1", [], ())]
-    assert [e.line for e in found] == [4, 7, 12, 16]
+    assert [e.line for e in found] == [4, 7, 12, 17]
     assert start(page) == "empty"
     page.write_text("<!-- examples start from: nowhere -->\n", encoding="utf-8")
     with pytest.raises(ValueError, match="nowhere"):
