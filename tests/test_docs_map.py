@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOP = ("archive", "sim", "cli", "schema")
 ARCHITECTURE = ROOT / "ARCHITECTURE.md"
 READMES = sorted(p for t in TOP for p in (ROOT / t).rglob("README.md"))
-DOCS = [ARCHITECTURE, ROOT / "README.md", *READMES]
+PAGES = sorted((ROOT / "docs" / "pages").rglob("*.md"))
+DOCS = [ARCHITECTURE, ROOT / "README.md", *READMES, *PAGES]
 MAX_NAMED = 8
 # a module (`x.py`, `a/b.py`) or a folder of wla's (`store/`, `archive/kernel/`)
 _PATH = re.compile(r"`((?:\.\./)*(?:[A-Za-z_][\w]*/)*[A-Za-z_][\w]*(?:\.py|/))`")
