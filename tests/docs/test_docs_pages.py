@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from page_examples import (
@@ -130,6 +131,32 @@ def test_ci_runs_the_readme_s_test_command():
     lines = [ln.rstrip(" &\\").strip() for ln in block[:block.index("```")].splitlines() if ln.strip()]
     assert lines[-1] == ".venv/bin/python -m pytest -q"
     assert " && ".join(lines) in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+@pytest.mark.long
+def test_the_readme_s_main_job_runs_as_pasted(tmp_path, monkeypatch):
+    """The README's main job, pasted into a shell beside ../shared/data/swf:
+    its lines after the venv's set-up (done here already), with the venv's wla."""
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("WLA_ARCHIVE", raising=False)
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("## The main job"):]
+    block = block[block.index("```sh\n") + 6:]
+    block = block[:block.index("```")]
+    setup = "python3 -m venv .venv &&\n.venv/bin/pip install -q -e . &&\n"
+    assert block.startswith(setup)
+    cwd = workspace(tmp_path, data_dir())
+    (cwd / ".venv" / "bin").mkdir(parents=True)
+    (cwd / ".venv" / "bin" / "wla").symlink_to(Path(sys.executable).parent / "wla")
+    done = subprocess.run(["bash", "-c", block[len(setup):]], cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "19 logs, 2,205,156 jobs in " in done.stdout
+    assert "built SDSC-SP2-1998-4.2-cln@wla1: 59,715 -> 57,693 jobs" in done.stdout
+    assert "to sp2-wla1.swf.gz: 57,693 jobs, sha256 295451a1a42e" in done.stdout
+    assert re.search(r"^wait \(s\) +20,809 +1,152 +106,308$", done.stdout, re.M)
+    assert (cwd / "sp2-wla1.swf.gz").is_file()
 
 
 def test_the_readme_is_short():
