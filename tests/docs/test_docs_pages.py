@@ -28,7 +28,7 @@ from page_examples import (
 from real_logs import data_dir
 
 # Pages whose examples take many seconds: handed to a worker first.
-LONG = {"archive", "cleaning", "worked-example", "simulation", "shaking", "resampling", "site"}
+LONG = {"archive", "cleaning", "worked-example", "simulation", "shaking", "resampling", "site", "python"}
 
 
 @pytest.fixture(scope="session")
