@@ -9,7 +9,7 @@ from its package's lines fails, and so does a line, or a heading, naming
 what is not there.
 
 Every module or folder of wla the docs (ARCHITECTURE.md, README.md, the
-package READMEs) name in backticks exists: a doc names paths from its own
+package READMEs, the documentation's pages) name in backticks exists: a doc names paths from its own
 folder, from the repository's root, or from the folders on the map.
 
 A package README says only what is special about its package and points to
