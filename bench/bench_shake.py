@@ -19,7 +19,7 @@ plain-Python reference simulator measured in the same run.
    load=0.5:0.95:0.01 --runs 100` (46 points x 101 = 4,646 simulations) on
    two local workers (goal: under 5 minutes), then the same sweep on a
    two-worker Dask cluster started here (`dask scheduler`, two `dask
-   worker`s, given glibc's own malloc thresholds back, as the README says;
+   worker`s, given glibc's own malloc thresholds back, as docs/pages/reference/benchmarks.md says;
    its start is not timed) (goal: within 15% of the local pool);
    the two saved tables must be identical, else the benchmark exits non-zero.
 
@@ -255,7 +255,7 @@ def main() -> None:
                                      cluster_logs[0]))
                 # Dask's nanny gives its workers MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's mmap
                 # threshold: every array over 128 KiB is then mapped and unmapped afresh, and a CTC run
-                # takes 2.5 times as long. The workers get glibc's own thresholds back (README).
+                # takes 2.5 times as long. The workers get glibc's own thresholds back (docs/pages/reference/benchmarks.md).
                 config = Path(tmp) / "dask-config"
                 config.mkdir()
                 (config / "malloc.yaml").write_text(DASK_MALLOC)

@@ -9,7 +9,7 @@ from its package's lines fails, and so does a line, or a heading, naming
 what is not there.
 
 Every module or folder of wla the docs (ARCHITECTURE.md, README.md, the
-package READMEs) name in backticks exists: a doc names paths from its own
+package READMEs, the documentation's pages) name in backticks exists: a doc names paths from its own
 folder, from the repository's root, or from the folders on the map.
 
 A package README says only what is special about its package and points to
@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOP = ("archive", "sim", "cli", "schema")
 ARCHITECTURE = ROOT / "ARCHITECTURE.md"
 READMES = sorted(p for t in TOP for p in (ROOT / t).rglob("README.md"))
-DOCS = [ARCHITECTURE, ROOT / "README.md", *READMES]
+PAGES = sorted((ROOT / "docs" / "pages").rglob("*.md"))
+DOCS = [ARCHITECTURE, ROOT / "README.md", *READMES, *PAGES]
 MAX_NAMED = 8
 # a module (`x.py`, `a/b.py`) or a folder of wla's (`store/`, `archive/kernel/`)
 _PATH = re.compile(r"`((?:\.\./)*(?:[A-Za-z_][\w]*/)*[A-Za-z_][\w]*(?:\.py|/))`")

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 PACKAGES = ("archive", "sim", "cli")
 
-_COMMANDS = "tests/test_readme.py runs every command's README example and compares what it prints"
+_COMMANDS = "tests/docs/test_docs_pages.py runs every command's example on its docs page and compares what it prints"
 
 # module (path from the repository's root) -> why no test names it
 WHY_NOT = {
@@ -164,7 +164,7 @@ def test_the_tests_a_reason_names_exist():
 def test_the_test_folders_mirror_the_packages():
     folders = {p.parent.relative_to(TESTS) for p in _test_files() if p.parent != TESTS}
     packages = {p.parent.relative_to(ROOT) for top in PACKAGES for p in (ROOT / top).rglob("__init__.py")}
-    packages.add(Path("docs"))  # the documentation's pages: tests/docs runs their examples
+    packages.add(Path("docs"))  # tests/docs: the documentation's pages, mirroring docs/
     assert folders <= packages, f"test folders that are no package: {sorted(map(str, folders - packages))}"
 
 

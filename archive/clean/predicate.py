@@ -1,4 +1,4 @@
-"""The job predicates, under the name the README's examples import them by:
+"""The job predicates, under the name the documentation's examples import them by:
 the module is `archive/store/predicate.py` (the store selects jobs with a
 predicate; the rules bind them), and this name is that same module."""
 from __future__ import annotations

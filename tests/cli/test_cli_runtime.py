@@ -226,15 +226,15 @@ def test_with_no_writable_folder_at_all_one_note_and_the_command_works(nobody_fo
     assert run.stdout.startswith("ingested  tiny: 2 jobs")
 
 
-def test_the_readme_s_table_names_every_status_a_command_ends_with():
+def test_the_exit_statuses_page_names_every_status_a_command_ends_with():
     """1 (the user's input), 2 (a command line typer cannot read), 70, 130, 141."""
     import re
 
     from cli_run import wla
     from real_logs import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("| status | when |"):]
+    page = (ROOT / "docs" / "pages" / "reference" / "exit-statuses.md").read_text(encoding="utf-8")
+    table = page[page.index("| status | when |"):] + "\n\n"
     table = table[:table.index("\n\n")]
     listed = {int(s) for s in re.findall(r"^\| (\d+) \|", table, re.MULTILINE)}
     assert listed == {1, 2, EX_SOFTWARE, EX_INTERRUPTED, EX_PIPE}

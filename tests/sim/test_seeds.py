@@ -1,6 +1,6 @@
 """One way of seeding (sim/seeds.py), with the draws every seeded result
 had before it: the shaken and resampled runs, badness estimates and ESP's
-job order stay bit for bit what archives and the README recorded."""
+job order stay bit for bit what archives and the documentation recorded."""
 from __future__ import annotations
 
 import numpy as np

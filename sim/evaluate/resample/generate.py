@@ -1,6 +1,6 @@
 """One resampled workload, by the five steps of docs/pages/definitions/resampling.md.
 
-Choices where docs/pages/definitions/resampling.md is silent, each in docs/pages/reference/choices.md:
+Choices where docs/pages/definitions/resampling.md is silent, each stated in docs/pages/resampling.md:
 - length: the log's span, first submit to last, in whole weeks (half up);
 - counts: load x long-term users is rounded half up; the initial temporary
   users and the weekly arrivals are binomial over the temporary pool (n =

@@ -1,4 +1,4 @@
-"""`wla.archive.clean.predicate`, the name the README's examples import the
+"""`wla.archive.clean.predicate`, the name the documentation's examples import the
 job predicates by, is the store's module itself, not a copy."""
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def test_the_fixture_is_an_archive_of_schema_version_1(old_archive):
     assert [(n, v) for n, v, _, _ in before["rules"]] == [
         ("capacity", 1), ("filter", 1), ("normalize", 1), ("recover", 1), ("status", 1), ("trim", 1)]
     capacity = before["rules"][0]
-    assert capacity[2].startswith("69c85830faba")  # the README's fingerprint of capacity v1
+    assert capacity[2].startswith("69c85830faba")  # capacity v1's fingerprint, as archives recorded it
 
 
 def test_a_read_only_open_reads_the_old_archive_as_it_is(old_archive):
