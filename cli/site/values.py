@@ -76,6 +76,9 @@ def shown(value: Any, column: str = "") -> str:
 def with_unit(value: Any, column: str = "") -> str:
     """The value as `shown`, then what it counts when its label does not say
     it (`240 processors`, `51,330 bytes`); unknown stays `-`."""
-    text = shown(value, column)
-    unit = UNITS.get(column)
-    return f"{text} {unit}" if unit and text != "-" and isinstance(plain(value), (int, float)) else text
+    text, value, unit = shown(value, column), plain(value), UNITS.get(column)
+    if not unit or text == "-" or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return text
+    if value == 1 and column not in SECONDS and unit.endswith("s") and column != "months":
+        unit = unit[:-1]  # 1 processor, 1 user-week
+    return f"{text} {unit}"
