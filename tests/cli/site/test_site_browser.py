@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from cli_run import wla
-from real_logs import ROOT, pandas_log
+from real_logs import ROOT, data_dir, pandas_log
 from site_example import CLEANED, DRAFT, PUBLISHED, example
 from wla.archive import open as open_archive
 
@@ -55,6 +55,24 @@ def browser():
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     return example(tmp_path_factory)
+
+
+# Whole real logs of machines from 100 to 163,840 processors and 10 to 43,778 jobs, one without a machine size.
+SEVERAL = ["ANL-Intrepid-2009-1-head10", "KTH-SP2-1996-2.1-cln", "LLNL-Atlas-2006-2.1-cln", "NASA-iPSC-1993-3.1-cln",
+           "SDSC-Par-1996-3.1-cln", "lublin_256"]
+
+
+@pytest.fixture(scope="module")
+def several(tmp_path_factory) -> Path:
+    """The site of an archive of several whole real logs."""
+    from wla.archive.store.ingest import ingest
+    from wla.cli.site.build import build_site
+
+    folder = tmp_path_factory.mktemp("several")
+    with open_archive(folder / "a.duckdb", write=True) as a:
+        assert all(r.status == "ingested" for r in ingest(a, [data_dir() / f"{n}.swf.gz" for n in SEVERAL]))
+        build_site(a, folder / "site")
+    return folder / "site"
 
 
 def open_page(browser, path: Path) -> list[dict]:
@@ -126,17 +144,22 @@ def test_the_filter_box_keeps_the_rows_that_match(browser, made):
     assert shown_names(browser) == [f"{CLEANED}@{DRAFT}", f"{CLEANED}@{PUBLISHED}"]  # as `wla ls` orders them
 
 
-def test_the_index_fits_a_1280_by_800_window(browser, made):
+@pytest.mark.parametrize("site", ["several", "made"])
+def test_the_index_fits_a_1280_by_800_window(browser, site, request):
     """Every column of the index in view, nothing to scroll sideways: not the
     page, not the catalog's own scrolling box."""
-    open_page(browser, made.site / "index.html")
+    root = request.getfixturevalue(site)
+    root = root if isinstance(root, Path) else root.site
+    open_page(browser, root / "index.html")
+    names = browser.execute_script("return Array.from(document.querySelectorAll('#catalog tbody tr'))"
+                                   ".map(r => r.dataset.name)")
+    assert site != "several" or names == SEVERAL
     assert browser.execute_script("return [window.outerWidth, window.outerHeight]") == [1280, 800]
     page = browser.execute_script("return [document.documentElement.scrollWidth, "
                                   "document.documentElement.clientWidth]")
     box = browser.execute_script("var b = document.getElementById('catalog').parentElement; "
                                  "return [b.scrollWidth, b.clientWidth]")
-    browser.save_screenshot(str(artifacts() / "site-index-1280x800.png"))
-    print(f"index at 1280x800: scrollWidth {page[0]}, clientWidth {page[1]}; catalog box {box[0]} in {box[1]}")
+    browser.save_screenshot(str(artifacts() / f"site-index-{site}-1280x800.png"))
     assert page[0] <= page[1] and box[0] <= box[1], (page, box)
     rights = browser.execute_script("return Array.from(document.querySelectorAll('#catalog th'))"
                                     ".map(h => [h.dataset.column, h.getBoundingClientRect().right])")
@@ -145,8 +168,9 @@ def test_the_index_fits_a_1280_by_800_window(browser, made):
     assert all(right <= page[1] for _, right in rights), rights
 
 
-def test_the_flurry_table_fits_the_window(browser, made):
-    open_page(browser, made.site / "logs" / f"{CLEANED}.html")
+@pytest.mark.parametrize("log", [CLEANED, "LLNL-Atlas-2006-2.1-cln"])
+def test_the_flurry_table_fits_the_window(browser, made, several, log):
+    open_page(browser, (made.site if log == CLEANED else several) / "logs" / f"{log}.html")
     box = browser.execute_script("var b = document.getElementById('flurry-table').parentElement; "
                                  "return [b.scrollWidth, b.clientWidth]")
     assert box[0] <= box[1], box
