@@ -83,6 +83,16 @@
       return false;
     }
 
+    // The unit of a job's field, as SWF defines it.
+    var UNITS = {submit: "s", wait: "s", run: "s", req_time: "s", think: "s", cpu: "s",
+                 procs: "processors", req_procs: "processors", mem: "KB", req_mem: "KB"};
+
+    function valued(field, value) {  // 240379 -> "240,379 s"; SWF's -1 is unknown
+      if (value === -1) { return "-1 (unknown)"; }
+      if (typeof value !== "number" || !UNITS[field]) { return text(value); }
+      return value.toLocaleString("en") + " " + UNITS[field];
+    }
+
     function by(row) {  // "step 2 (filter)", with the version when it is an earlier one
       var version = row[columns.indexOf("version")];
       return "step " + row[columns.indexOf("step")] + " (" + row[columns.indexOf("rule")] + ")" +
@@ -94,8 +104,9 @@
       var drops = found.filter(function (row) { return row[columns.indexOf("action")] === "drop"; });
       var changes = found.filter(function (row) { return row[columns.indexOf("action")] !== "drop"; });
       var changed = changes.map(function (row) {
-        return row[columns.indexOf("field")] + " from " + text(row[columns.indexOf("old_value")]) + " to " +
-          text(row[columns.indexOf("new_value")]) + " by " + by(row);
+        var field = row[columns.indexOf("field")];
+        return field + " from " + valued(field, row[columns.indexOf("old_value")]) + " to " +
+          valued(field, row[columns.indexOf("new_value")]) + " by " + by(row);
       }).join("; ");
       if (within(data.kept, number)) {
         return "Kept: job " + number + " is in this version, " +
