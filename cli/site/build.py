@@ -169,7 +169,7 @@ def _make(archive: Archive, root: Path, names: list[str], rows: list[dict], list
     from wla.archive.analysis.quality import quality
     from wla.archive.kernel.plain import records
 
-    from .catalog_page import NUMERIC, catalog_rows
+    from .catalog_page import NUMERIC, SHOWN, catalog_rows
     from .figures import KINDS, draw_figures
     from .log_page import log_page
     from .render import render
@@ -209,7 +209,7 @@ def _make(archive: Archive, root: Path, names: list[str], rows: list[dict], list
     catalog = catalog_rows(listed, pages)
     jobs_total = sum(r["jobs"] or 0 for r in rows if r["name"] in pages and r["kind"] != "version"
                      and r["name"] in listed_names)
-    out.text(INDEX, render("index.html", INDEX, rows=catalog, columns=listed.columns, numeric=NUMERIC,
+    out.text(INDEX, render("index.html", INDEX, rows=catalog, columns=SHOWN, numeric=NUMERIC,
                            originals=result.logs, versions=result.versions, jobs=jobs_total,
                            wla_version=wla.__version__))
     tell(progress, len(names), len(names), "")

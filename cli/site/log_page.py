@@ -46,18 +46,19 @@ def quality_tables(row: dict) -> dict[str, list[tuple[str, object]]]:
             "usage": [(c, plain(row[c])) for c in USAGE]}
 
 
-def flurry_table(jobs: pd.DataFrame, facts: dict) -> tuple[list[dict], str | None]:
-    """Every flurry candidate (weekly, daily, dominant users), or why there are none to show."""
+def flurry_table(jobs: pd.DataFrame, facts: dict) -> dict:
+    """Every flurry candidate (weekly, daily, dominant users) and the
+    averages they were judged by, or why there are none to show."""
     from wla.archive.analysis.flurries import flurries
 
     try:
         report = flurries(jobs, unix_start_time=facts.get("unix_start_time"), tz=facts.get("tz"))
     except UsageError as e:
-        return [], str(e)
+        return {"columns": FLURRY_COLUMNS, "rows": [], "summary": str(e), "weekly_average": None}
     rows = [{c: d[c] for c in FLURRY_COLUMNS} for d in (c.to_dict() for c in report.candidates)]
     summary = (f"{report.jobs:,} jobs over {report.weeks:,} weeks; average {report.weekly_average:,.0f} jobs "
                f"a week, {report.daily_average:,.0f} a day")
-    return rows, summary
+    return {"columns": FLURRY_COLUMNS, "rows": rows, "summary": summary, "weekly_average": report.weekly_average}
 
 
 def log_versions(archive: Archive, name: str) -> list[dict]:
@@ -81,8 +82,11 @@ def header_audit(archive: Archive, name: str) -> dict:
 
 def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quality_row: dict,
              listed: dict) -> dict:
-    """Everything the page of log (or version) `name` shows but its figures."""
-    flurry_rows, flurry_summary = flurry_table(jobs, facts)
+    """Everything the page of log (or version) `name` shows but its figures
+    (their captions, with the log's numbers, are here)."""
+    from .captions import captions
+
+    flurry = flurry_table(jobs, facts)
     return {
         "name": name,
         "kind": listed["kind"],
@@ -92,6 +96,7 @@ def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quali
         "header": header_lines(archive, name),
         "quality": quality_tables(quality_row),
         "audit": header_audit(archive, name),
-        "flurries": {"columns": FLURRY_COLUMNS, "rows": flurry_rows, "summary": flurry_summary},
+        "flurries": flurry,
+        "captions": captions(jobs, facts, quality_row, flurry["weekly_average"]),
         "versions": log_versions(archive, name) if listed["kind"] == "original" else [],
     }

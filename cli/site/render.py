@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .paths import href
-from .values import as_json, shown, sort_key
+from .values import as_json, duration, short_duration, shown, sort_key, with_unit
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -24,7 +24,8 @@ def environment():
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(shown=shown, sort_key=sort_key, as_json=as_json)
+    env.filters.update(shown=shown, sort_key=sort_key, as_json=as_json, with_unit=with_unit, duration=duration,
+                       short_duration=short_duration)
     return env
 
 

@@ -62,12 +62,28 @@ def decision_counts(archive: Archive, name: str) -> list[dict]:
     return [{d[0]: plain(v) for d, v in zip(cursor.description, r)} for r in cursor.fetchall()]
 
 
+def job_runs(archive: Archive, log_id: int) -> list[int]:
+    """The log's job numbers as runs of consecutive numbers, flat: [first,
+    last, first, last, ...] in order. Logs number their jobs mostly one after
+    another, so a log of 200,000 jobs takes a few numbers, not 200,000."""
+    rows = archive.con.execute(
+        "WITH j AS (SELECT DISTINCT job FROM jobs WHERE log_id = ?), "
+        "r AS (SELECT job, job - row_number() OVER (ORDER BY job) AS run FROM j) "
+        "SELECT min(job), max(job) FROM r GROUP BY run ORDER BY 1", [log_id]).fetchall()
+    return [int(n) for row in rows for n in row]
+
+
 def decisions_script(archive: Archive, name: str) -> tuple[str, int]:
     """Every decision on the jobs of this version and of the versions it was
     built from, as a script that sets `window.wlaDecisions` (a page opened
     from file:// may load scripts but not fetch JSON). Reasons repeat over
-    many jobs, so each is written once and the rows hold its number."""
-    ids = sorted(lineage(archive, name))
+    many jobs, so each is written once and the rows hold its number. With
+    them the job numbers the version keeps and those of the log it was built
+    from, so that the lookup tells a kept job from one the log never had."""
+    newest_first = lineage(archive, name)
+    ids = sorted(newest_first)
+    source = archive.con.execute("SELECT v.source_log_id, l.name FROM versions v JOIN logs l "
+                                 "ON l.log_id = v.source_log_id WHERE v.log_id = ?", [newest_first[-1]]).fetchall()[0]
     rows = archive.con.execute(
         "SELECT version, step, rule, line_no, job, action, field, old_value, new_value, reason "
         "FROM decisions WHERE list_contains(?, version_id) "
@@ -77,7 +93,9 @@ def decisions_script(archive: Archive, name: str) -> tuple[str, int]:
     for row in rows:
         *values, reason = (plain(v) for v in row)
         data.append([*values, reasons.setdefault(reason, len(reasons))])
-    payload = {"version": name, "columns": DECISION_COLUMNS, "reasons": list(reasons), "rows": data}
+    payload = {"version": name, "columns": DECISION_COLUMNS, "reasons": list(reasons), "rows": data,
+               "log": source[1], "log_jobs": job_runs(archive, source[0]),
+               "kept": job_runs(archive, archive.log_id(name))}
     text = "window.wlaDecisions = " + json.dumps(payload, separators=(",", ":"), sort_keys=True) + ";\n"
     return text, len(rows)
 

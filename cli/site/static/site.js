@@ -2,7 +2,9 @@
    by the column whose header is clicked (numbers as numbers, unknown values
    last), a filter box hides the rows that do not hold its text, and a
    version's decisions are paged and looked up by job number from the data
-   its page loads as a script (a page opened from file:// may not fetch data). */
+   its page loads as a script (a page opened from file:// may not fetch data):
+   the lookup says whether the job is kept, dropped by which step, or not a
+   job of the log at all. */
 (function () {
   "use strict";
 
@@ -70,6 +72,56 @@
 
     function text(value) { return value === null ? "-" : String(value); }
 
+    function within(runs, number) {  // runs: [first, last, first, last, ...], in order
+      var low = 0, high = runs.length / 2 - 1;
+      while (low <= high) {
+        var middle = (low + high) >> 1;
+        if (number < runs[2 * middle]) { high = middle - 1; }
+        else if (number > runs[2 * middle + 1]) { low = middle + 1; }
+        else { return true; }
+      }
+      return false;
+    }
+
+    // The unit of a job's field, as SWF defines it.
+    var UNITS = {submit: "s", wait: "s", run: "s", req_time: "s", think: "s", cpu: "s",
+                 procs: "processors", req_procs: "processors", mem: "KB", req_mem: "KB"};
+
+    function valued(field, value) {  // 240379 -> "240,379 s"; SWF's -1 is unknown
+      if (value === -1) { return "-1 (unknown)"; }
+      if (typeof value !== "number" || !UNITS[field]) { return text(value); }
+      return value.toLocaleString("en") + " " + UNITS[field];
+    }
+
+    function by(row) {  // "step 2 (filter)", with the version when it is an earlier one
+      var version = row[columns.indexOf("version")];
+      return "step " + row[columns.indexOf("step")] + " (" + row[columns.indexOf("rule")] + ")" +
+        (version === data.version ? "" : " of " + version) + ": " + row[reason];
+    }
+
+    function fate(number, found) {
+      // What happened to job `number`: kept (changed or not), dropped by a step, or never in the log.
+      var drops = found.filter(function (row) { return row[columns.indexOf("action")] === "drop"; });
+      var changes = found.filter(function (row) { return row[columns.indexOf("action")] !== "drop"; });
+      var changed = changes.map(function (row) {
+        var field = row[columns.indexOf("field")];
+        return field + " from " + valued(field, row[columns.indexOf("old_value")]) + " to " +
+          valued(field, row[columns.indexOf("new_value")]) + " by " + by(row);
+      }).join("; ");
+      if (within(data.kept, number)) {
+        return "Kept: job " + number + " is in this version, " +
+          (changes.length ? "changed: " + changed : "as " + data.log + " wrote it") + "." +
+          (drops.length ? " Another line with this number was dropped by " + drops.map(by).join("; ") + "." : "");
+      }
+      if (drops.length) {
+        return "Dropped: job " + number + " is not in this version, dropped by " + drops.map(by).join("; ") + ".";
+      }
+      if (!within(data.log_jobs, number)) {
+        return "No such job: " + data.log + " has no job " + number + ".";
+      }
+      return "Not kept: job " + number + " of " + data.log + " is not in this version, and no decision names it.";
+    }
+
     function show() {
       var body = table.tBodies[0];
       while (body.firstChild) { body.removeChild(body.firstChild); }
@@ -94,12 +146,7 @@
       } else if (/^-?\d+$/.test(wanted)) {
         var number = Number(wanted);
         chosen = rows.filter(function (row) { return row[job] === number; });
-        answer.textContent = chosen.length === 0 ?
-          "No decision on job " + wanted + ": this version keeps it as written, or the log has no such job." :
-          "Job " + wanted + ": " + chosen.map(function (row) {
-            return row[columns.indexOf("action")] + " by step " + row[columns.indexOf("step")] + " (" +
-              row[columns.indexOf("rule")] + "): " + row[reason];
-          }).join("; ");
+        answer.textContent = fate(number, chosen);
       } else {
         var lower = wanted.toLowerCase();
         chosen = rows.filter(function (row) { return row.join(" ").toLowerCase().indexOf(lower) >= 0; });

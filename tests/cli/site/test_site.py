@@ -113,21 +113,27 @@ def test_the_command_writes_the_same_bytes_again_and_only_what_it_names(made, tm
 
 
 def test_the_index_is_the_catalog_of_wla_ls(made):
+    """The index shows the columns a reader compares logs by; each row holds
+    the whole record of `wla ls --json`, and each cell its column's value."""
     listed = json.loads(wla("ls", "--json", archive=made.archive).out)
     found = tags(made.site / "index.html")
     heads = [a["data-column"] for t, a in found if t == "th" and "data-column" in a]
-    assert heads == LS_COLUMNS
+    moved = ["original", "version", "converted_from"]
+    assert heads == [c for c in LS_COLUMNS if c not in moved]
     rows, cells = [], []
     for tag, attrs in found:
         if tag == "tr" and "data-name" in attrs:
             cells = []
-            rows.append((attrs["data-name"], cells))
+            rows.append((attrs["data-name"], json.loads(attrs["data-record"]), cells))
         elif tag == "td" and "data-value" in attrs:
             cells.append((attrs["data-column"], json.loads(attrs["data-value"])))
-    assert [name for name, _ in rows] == [r["name"] for r in listed]
-    for (name, got), want in zip(rows, listed):
-        assert dict(got) == {c: want[c] for c in LS_COLUMNS}, name
+    assert [name for name, _, _ in rows] == [r["name"] for r in listed]
+    for (name, record, got), want in zip(rows, listed):
+        assert record == want, name
+        assert dict(got) == {c: want[c] for c in heads}, name
     assert len(rows) == len(SMALL) + 1 + 2
+    version = page_of(made, f"{CLEANED}@{PUBLISHED}").read_text(encoding="utf-8")
+    assert f"<p class=\"lead\">version {PUBLISHED} of <a href=\"../logs/{CLEANED}.html\">{CLEANED}</a>:" in version
 
 
 def test_a_log_page_shows_its_header_as_written_and_its_quality(made):
