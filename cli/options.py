@@ -177,7 +177,7 @@ ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table na
 ShakePlot = typer.Option(None, "--plot", readable=False,
                          help="Draw the histogram of --metric to this file: .png, .svg or .pdf")
 Metric = from_library('bounded_slowdown_mean', "--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
-                      help="The metric --plot draws")
+                      help="The metric --plot draws (the text shows every metric)")
 RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose workload is written (0: original)")
 SaveWorkload = typer.Option(None, "--save-workload", readable=False,
                             help="Write run --run's workload as FILE.swf (or .swf.gz), and simulate nothing")
@@ -191,9 +191,10 @@ Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
 SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
-SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
-SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The file --plot draws: .png, .svg or .pdf")
-SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
+SweepPlot = typer.Option(None, "--plot", readable=False,
+                         help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
+SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric",
+                           help="The metric the text shows per point and --plot draws")
 Resample = shown_by_cli(False, "--resample",
                         help="Runs are resampled workloads of the log (user-level resampling), not shaken ones; "
                              "--grid load and rb_npw set the resampling")
@@ -238,13 +239,13 @@ HurstFit = from_library('points', "--hurst-fit", source="wla.sim.evaluate.valida
                               "wla.archive.analysis.stats.hurst:hurst_rs.fit"), metavar="FIT",
                         help="The line through the pox plot: points (through every block's R/S) or means "
                              "(through each block size's mean log R/S, every time scale weighing the same)")
-StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+StatsPlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
 ValidateRuns = from_library(1000, "--runs", source="wla.sim.evaluate.validate:validate.runs",
                             help="Resampled workloads (the log itself is measured too)")
 ValidateSeed = from_library(0, "--seed", source="wla.sim.evaluate.validate:validate.seed",
                             help="Seed: workload i is resampled with a seed drawn from (seed, i) alone")
-ValidatePlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+ValidatePlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                             help="Draw histograms.png (the log marked) and pox.png into this folder")
 ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a table name, or FILE.parquet")
 

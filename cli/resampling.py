@@ -71,7 +71,7 @@ def resample_cmd(
 def stats_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
-    plot: Optional[Path] = options.StatsPlot,
+    plot_dir: Optional[Path] = options.StatsPlot,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
@@ -86,10 +86,10 @@ def stats_cmd(
             src = read_source(a, log, version)
         data = log_statistics(src, match, hurst_fit)
         drawn = []
-        if plot is not None:
+        if plot_dir is not None:
             from wla.archive.analysis.stats.plot import write_plots
 
-            drawn = write_plots(data["statistics"], plot, src.name)
+            drawn = write_plots(data["statistics"], plot_dir, src.name)
     show(data, as_json, text.statistics)
     for path in drawn:
         typer.echo(f"drew {path}", err=True)
@@ -109,7 +109,7 @@ def validate_cmd(
     sim: SimSettings = SimSettings(),
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
-    plot: Optional[Path] = options.ValidatePlot,
+    plot_dir: Optional[Path] = options.ValidatePlot,
     save: Optional[str] = options.ValidateSave,
     force: bool = options.Force,
     match: str = options.StackMatch,
@@ -135,10 +135,10 @@ def validate_cmd(
                           progress=shown, match=match, hurst_fit=hurst_fit, sim=sim)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
     drawn = []
-    if plot is not None:
+    if plot_dir is not None:
         from wla.sim.evaluate.validate_plot import plot_validation
 
-        drawn = plot_validation(result, plot)
+        drawn = plot_validation(result, plot_dir)
     show(result.summary(), as_json, text.validation)
     warn(result.warnings)
     if saved:

@@ -69,7 +69,7 @@ WHY_NOT = {
     "sim/evaluate/shake_plot.py": "drawn by `wla shake --plot` in tests/cli/test_shake_cli.py",
     "sim/evaluate/sweep_plot.py":
         "drawn by `wla sweep --plot` in tests/sim/evaluate/test_sweep.py (a PNG, the same bytes twice)",
-    "sim/evaluate/validate_plot.py": "drawn by `wla validate --plot` in tests/sim/evaluate/test_validate.py",
+    "sim/evaluate/validate_plot.py": "drawn by `wla validate --plot-dir` in tests/sim/evaluate/test_validate.py",
     "cli/analysis.py":
         "the commands quality, flurries, load and capacity: tests/cli/test_cli_analysis.py compares "
         f"what they print with their Python functions; {_COMMANDS}",
