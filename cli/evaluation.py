@@ -56,6 +56,7 @@ def shake_cmd(
     run: Optional[int] = options.RunIndex,
     save_workload: Optional[Path] = options.SaveWorkload,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Simulate a workload and N shaken copies of it; print each metric's original value and spread."""
@@ -93,7 +94,7 @@ def shake_cmd(
         from wla.sim.evaluate.shake_plot import plot_shake
 
         plot_shake(result, plot, metric)
-    show(result.summary(), as_json, text.shaking)
+    show(result.summary(), as_json, text.shaking, wide=wide)
     warn(result.warnings)
     if sim.check:
         typer.echo(f"all {shake.runs + 1} schedules checked: valid", err=True)
@@ -143,6 +144,7 @@ def sweep_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Simulate a grid of parameters, each point once as is and N times shaken (or resampled); store and plot
@@ -177,7 +179,7 @@ def sweep_cmd(
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
         plot_sweep(result, metric, plot)
-    show(result.summary(), as_json, partial(text.sweep, metric=metric))
+    show(result.summary(), as_json, partial(text.sweep, metric=metric), wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
@@ -200,6 +202,7 @@ def compare_cmd(
     save: Optional[str] = options.ShakeSave,
     force: bool = options.Force,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Compare two configurations on the same shaken workloads: does the difference survive shaking?"""
@@ -227,7 +230,7 @@ def compare_cmd(
     with progress.display("compare", "runs", quiet=as_json) as shown:
         result = compare(sides[0], sides[1], shake, workers=workers, dask=dask, progress=shown)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
-    show(result.summary(), as_json, text.comparison)
+    show(result.summary(), as_json, text.comparison, wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)

@@ -66,6 +66,8 @@ def _print_version(given: bool) -> None:
 ShowVersion = shown_by_cli(False, "--version", is_eager=True, callback=_print_version,
                            help="Print wla's version and exit")
 Json = shown_by_cli(False, "--json", help="Print JSON instead of text")
+Wide = shown_by_cli(False, "--wide", help="Print tables whole, however wide [default: fit 100 columns, long "
+                                          "cells cut with …]")
 Quiet = shown_by_cli(False, "--quiet", "-q",
                      help="No progress display on stderr (drawn only on a terminal); before or after "
                           "the command name")

@@ -24,6 +24,7 @@ def users_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """The log's users by class (long-term, temporary, discarded, rare-behavior): resampling's pools."""
@@ -34,7 +35,7 @@ def users_cmd(
     with progress.display("users", quiet=as_json), context(archive).reading() as a:
         name = resolve(a, log, version).name
         src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries, long_term_weeks, edge_weeks)
-    show(src.pools.summary(), as_json, partial(text.users, log=src.name))
+    show(src.pools.summary(), as_json, partial(text.users, log=src.name), wide=wide)
 
 
 @app.command("resample")
@@ -75,6 +76,7 @@ def stats_cmd(
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability."""
@@ -90,7 +92,7 @@ def stats_cmd(
             from wla.archive.analysis.stats.plot import write_plots
 
             drawn = write_plots(data["statistics"], plot_dir, src.name)
-    show(data, as_json, text.statistics)
+    show(data, as_json, text.statistics, wide=wide)
     for path in drawn:
         typer.echo(f"drew {path}", err=True)
 
@@ -115,6 +117,7 @@ def validate_cmd(
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
@@ -139,7 +142,7 @@ def validate_cmd(
         from wla.sim.evaluate.validate_plot import plot_validation
 
         drawn = plot_validation(result, plot_dir)
-    show(result.summary(), as_json, text.validation)
+    show(result.summary(), as_json, text.validation, wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.runs):,} rows saved to {saved}", err=True)
