@@ -184,7 +184,8 @@ def capacity(data: dict, log: str, dated) -> str:
     if not report.judged:
         from wla.archive.analysis.capacity import NO_STARTS
 
-        return f"{log} on {report.capacity:,} processors: {NO_STARTS}; the capacity rule does not run on it"
+        return "\n".join(_wrapped(f"{log} on {report.capacity:,} processors: {NO_STARTS}; the capacity rule does "
+                                  "not run on it", "  "))
     worst = (f" at {dated(pd.DataFrame({'t': [report.worst_at]}), ['t']).t[0]}"
              if report.worst_at is not None else "")
     lines = [f"{log} on {report.capacity:,} processors: {count(report.exceptions, 'exception')} in "
