@@ -10,7 +10,6 @@ from cli_run import wla
 from versions_example import LOG, build
 from wla.archive.kernel.settings import spec
 from wla.archive.kernel.units import count
-from wla.cli import quantities
 from wla.cli.app import FLOW, MOVED, command
 from wla.cli.options import lowered
 from wla.cli.settings import BUILT
@@ -155,9 +154,6 @@ def test_seconds_carry_their_unit_and_large_ones_a_human_unit(small):
     line = next(x for x in wla("stats", LOG, archive=small).out.splitlines() if x.startswith("first_arrival_mean"))
     hours = first.mean() / 3600
     assert line.split(None, 1)[1] == f"{first.mean():,.0f} s ({hours:.1f} h)"
-    assert quantities.said("first_arrival_mean", 8_597_585) == "8,597,585 s (99.5 d)"
-    assert quantities.said("weekend_share", 0.25) == "25.0%" and quantities.said("hurst", 0.8019) == "0.8019"
-    assert quantities.labelled("throughput_per_hour") == "throughput_per_hour (jobs/h)"
 
 
 def test_counts_agree_with_their_nouns(small, tmp_path):
