@@ -406,8 +406,8 @@ def shaking(summary: dict) -> str:
     mode = "absolute" if sh["relative_pct"] is None else f"relative, at most {sh['relative_pct']:g}% of the value"
     lines = [f"{source.get('log') or 'query'}: {s['policy'].upper()} on {s['procs']:,} processors; "
              f"estimates {s['estimate']}, overrun {s['overrun']}",
-             *_notes(f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs; "
-                     f"{count(s['runs'], 'run')}, seed {sh['seed']}"), ""]
+             *_notes(f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs"),
+             f"{count(s['runs'], 'run')}, seed {sh['seed']}", ""]
     rows = []
     for name, m in summary["summaries"].items():
         span = "-" if m["span_low_pct"] is None else \
