@@ -23,6 +23,8 @@ def test_the_running_command_s_option(running):
     assert spelled("journal") == "--save"  # the journal lies beside what --save names
     assert spelled("metric") == "--metric" and spelled("shown_metric") == "--metric"
     assert spelled("path") == "--plot"  # plot_sweep(result, metric, path)
+    running("stats")
+    assert spelled("directory") == "--plot-dir"  # write_plots(stats, directory, name)
     running("simulate")
     assert spelled("stop_at_last_arrival") == "--stop-at-last-arrival"
     assert spelled("log") == "LOG"  # an argument, as --help shows it
