@@ -78,7 +78,8 @@ def test_validate_command_saves_prints_and_draws(sp2_archive_file, tmp_path):
     r = wla("validate", LOG, "--runs", "2", "--weeks", "20", "--workers", "1", "--save", out,
             "--plot-dir", tmp_path / "v", archive=path)
     assert r.status == 0, r.err
-    assert "2 resampled workloads (seed 0, load 1, phase activity), each simulated with EASY" in r.out
+    said = " ".join(r.out.split())  # the sentence may wrap at 100 columns
+    assert "2 resampled workloads (seed 0, load 1, phase activity), each simulated with EASY" in said
     t = pd.read_parquet(out)
     assert len(t) == 3 and t.workload_seed.tolist() == [-1, run_seed(0, 1), run_seed(0, 2)]
     line = next(x for x in r.out.splitlines() if x.startswith("stack_depth_run "))
