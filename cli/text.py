@@ -65,14 +65,18 @@ def catalog(listing) -> str:
     rows = listing.to_dict()
     names = [("  " if r["kind"] == "version" else "") + r["name"] for r in rows]
     width = max(map(len, [*names, "name"]))  # left-aligned, so the indent shows
-    columns = ["name".ljust(width)] + [c for c in listing.columns if c not in KIND_COLUMNS and c != "name"]
-    cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in columns[1:]] for name, r in zip(names, rows)]
-    lines = [_plain_table(columns, cells)]
+    keys = [c for c in listing.columns if c not in KIND_COLUMNS and c != "name"]
+    cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in keys] for name, r in zip(names, rows)]
+    lines = [_plain_table(["name".ljust(width)] + [_HEADS.get(c, c) for c in keys], cells)]
     converted = [r for r in rows if r["kind"] == "original" and r["converted_from"] is not None]
     if converted:
         lines.append("")
         lines += [f"{r['name']}: converted by wla convert from {r['converted_from']}" for r in converted]
     return "\n".join(lines)
+
+
+# The catalog's columns as the text heads them, so that its table fits 100 columns.
+_HEADS = {"first_submit_date": "first submit", "last_submit_date": "last submit", "machine_size": "procs"}
 
 
 def _cell(column: str, value) -> str:
@@ -440,7 +444,7 @@ def sweep(summary: dict, metric: str) -> str:
     else:
         how = [f"{count(s['runs'], 'resampled workload')} each, seed {rs['seed']}",
                f"resampled: the log's users over {count(rs['weeks'], 'week') if rs['weeks'] else 'its weeks'}; "
-               "load is the resampling's load factor; single: the log itself"]
+               "load: the resampling's factor; single: the log itself"]
     lines = [*_notes(f"{source.get('log') or 'query'}: {count(s['points'], 'point')} ({' x '.join(names)}), "
                      + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else []), f"{labelled(metric)}:", ""]
     mean = "shaken mean" if rs is None else "mean"
