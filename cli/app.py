@@ -39,7 +39,8 @@ def _moved(ctx: Any, param: Any, given: Any, now: str) -> None:
 class _Commands(TyperGroup):
     def __init__(self, *args: Any, **kw: Any) -> None:
         """--quiet after the command name too: the run's own option, given to
-        every command, where it sets the run's flag (the command never sees it)."""
+        every command, where it sets the run's flag (the command never sees it);
+        and the old spellings of MOVED, hidden, each refused with the new one."""
         super().__init__(*args, **kw)
         quiet = next(p for p in self.params if p.name == "quiet")
         for command in self.commands.values():

@@ -101,7 +101,7 @@ Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this pre
 # -- files -------------------------------------------------------------------------------
 
 OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
-Plot = typer.Option(None, "--plot", readable=False, help="Draw the figure to this file: .png, .svg or .pdf")
+Plot = typer.Option(None, "--plot", readable=False, metavar="FILE", help="Draw the figure to this file: .png, .svg or .pdf")
 Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
@@ -183,7 +183,7 @@ Absolute = shown_by_cli(False, "--absolute", help="Absolute shaking: up to the d
 ShakeWorkers = typer.Option(None, "--workers", help="Local processes [default: the cores; 1: this process]")
 Dask = typer.Option(None, "--dask", metavar="ADDRESS", help="Run on this Dask scheduler, e.g. tcp://host:8786")
 ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table name, or FILE.parquet")
-ShakePlot = typer.Option(None, "--plot", readable=False,
+ShakePlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                          help="Draw the histogram of --metric to this file: .png, .svg or .pdf")
 Metric = from_library('bounded_slowdown_mean', "--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
                       callback=lowered, help="The metric --plot draws (the text shows every metric)")
@@ -200,7 +200,7 @@ Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
 SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
-SweepPlot = typer.Option(None, "--plot", readable=False,
+SweepPlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                          help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", callback=lowered,
                            help="The metric the text shows per point and --plot draws")

@@ -33,7 +33,7 @@ def test_plot_is_one_file_and_plot_dir_a_folder(name):
     if "--plot" in by_flag:
         plot = by_flag["--plot"]
         assert name not in MULTI_FIGURE
-        assert plot.type.name == "path" and plot.metavar in (None, "FILE", "PATH"), (name, plot.metavar)
+        assert plot.type.name == "path" and plot.metavar == "FILE", (name, plot.metavar)
         assert ".png, .svg or .pdf" in plot.help
     if name in MULTI_FIGURE:
         assert by_flag["--plot-dir"].metavar == "DIR"
