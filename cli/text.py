@@ -192,9 +192,9 @@ def capacity(data: dict, log: str, dated) -> str:
                                   "not run on it", "  "))
     worst = (f" at {dated(pd.DataFrame({'t': [report.worst_at]}), ['t']).t[0]}"
              if report.worst_at is not None else "")
-    lines = [f"{log} on {report.capacity:,} processors: {count(report.exceptions, 'exception')} in "
-             f"{count(len(report.components), 'component')}; worst excess {report.worst_excess:,.0f} processors{worst}"
-             f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)"]
+    lines = _notes(f"{log} on {report.capacity:,} processors: {count(report.exceptions, 'exception')} in "
+                   f"{count(len(report.components), 'component')}; worst excess {report.worst_excess:,.0f} "
+                   f"processors{worst}; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)")
     if len(report.components):
         lines += ["", frame_text(dated(report.components.head(20), ["first_at", "last_at", "worst_at"]))]
         if len(report.components) > 20:
@@ -203,10 +203,10 @@ def capacity(data: dict, log: str, dated) -> str:
         lines.append("")
         for obj in "LS":
             sh = choice.shares
-            lines.append(f"{obj}: {count(choice.deleted[obj], 'job')}, {100 * sh[obj + 'J']:.3g}% of jobs, "
-                         f"{100 * sh[obj + 'U']:.3g}% of utilization ({choice.proof(obj)})")
+            lines += _notes(f"{obj}: {count(choice.deleted[obj], 'job')}, {100 * sh[obj + 'J']:.3g}% of jobs, "
+                            f"{100 * sh[obj + 'U']:.3g}% of utilization ({choice.proof(obj)})")
     if choice is not None:
-        lines += ["", choice.message]
+        lines += ["", *_notes(choice.message)]
     return "\n".join(lines)
 
 
@@ -271,7 +271,8 @@ def log_diff(diff, limit: int) -> str:
         if frame.empty:
             continue
         lines += ["", f"{title}:"]
-        lines += [f"  {f.text}" for f in diff.findings if f.group == group or f.group.startswith(group + " ")]
+        lines += [part for f in diff.findings if f.group == group or f.group.startswith(group + " ")
+                  for part in _wrapped(f"  {f.text}", "    ")]
         shown = frame if limit == 0 else frame.head(limit)
         if (shown["occurrence"] == 1).all():  # no job number repeats: the job number says it all
             shown = shown.drop(columns="occurrence")
