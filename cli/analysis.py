@@ -47,6 +47,7 @@ def _wrote(plot: Optional[Path], as_json: bool) -> None:
 def quality_cmd(
     logs: Optional[List[str]] = options.Logs,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Inconsistency counts, utilization and its exceptions, and the header audit, per log."""
@@ -57,7 +58,7 @@ def quality_cmd(
     with progress.display("quality", quiet=as_json), context(archive).reading() as a:
         frame = quality(a, [resolve(a, log).name for log in logs] if logs else None)
         frame["header_audit"] = [header_audit(a, name) for name in frame["name"]]
-    show(frame, as_json, text.quality)
+    show(frame, as_json, text.quality, wide=wide)
 
 
 @app.command("flurries")
@@ -70,6 +71,7 @@ def flurries_cmd(
     top: int = options.Top,
     plot: Optional[Path] = options.Plot,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     where: Optional[str] = options.Where,
     exclude: Optional[str] = options.Exclude,
     archive: Optional[Path] = options.Archive,
@@ -86,7 +88,7 @@ def flurries_cmd(
             from wla.archive.analysis.flurries_plot import plot_flurries  # matplotlib only when drawing
 
             plot_flurries(jobs, plot, title=f"{facts['name']}: jobs per week", **clock)
-    show(report, as_json, partial(text.flurries, log=facts["name"]))
+    show(report, as_json, partial(text.flurries, log=facts["name"]), wide=wide)
     if plot and not as_json:
         typer.echo(f"\nwrote {plot}")
 
@@ -132,6 +134,7 @@ def capacity_cmd(
     size_limit: int = options.SizeLimit,
     plot: Optional[Path] = options.Plot,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     where: Optional[str] = options.Where,
     exclude: Optional[str] = options.Exclude,
     archive: Optional[Path] = options.Archive,
@@ -154,5 +157,5 @@ def capacity_cmd(
             from wla.archive.analysis.capacity.plot import plot_capacity
 
             plot_capacity(jobs, size, plot, title=f"{facts['name']}: daily utilization", **clock)
-    show(data, as_json, partial(text.capacity, log=facts["name"], dated=partial(_dated, clock)))
+    show(data, as_json, partial(text.capacity, log=facts["name"], dated=partial(_dated, clock)), wide=wide)
     _wrote(plot, as_json)

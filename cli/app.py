@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 from wla.archive.context import Context
-from wla.archive.kernel.errors import Escaped
+from wla.archive.kernel.errors import Escaped, UsageError
 
 from . import options
 
@@ -22,16 +22,36 @@ FLOW = ("ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "qual
         "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp", "doctor")
 
 
+# Options spelled another way before: (command, old flags) -> what to write
+# now. The old spelling is refused in one line that says the new one.
+MOVED = {
+    ("stats", ("--plot",)): "stats draws several figures: --plot-dir DIR, not --plot",
+    ("validate", ("--plot",)): "validate draws several figures: --plot-dir DIR, not --plot",
+    ("sweep", ("-o", "--output")): "sweep draws --metric to --plot FILE (.png, .svg or .pdf), not -o",
+}
+
+
+def _moved(ctx: Any, param: Any, given: Any, now: str) -> None:
+    if given is not None:
+        raise UsageError(now)
+
+
 class _Commands(TyperGroup):
     def __init__(self, *args: Any, **kw: Any) -> None:
         """--quiet after the command name too: the run's own option, given to
-        every command, where it sets the run's flag (the command never sees it)."""
+        every command, where it sets the run's flag (the command never sees it);
+        and the old spellings of MOVED, hidden, each refused with the new one."""
         super().__init__(*args, **kw)
         quiet = next(p for p in self.params if p.name == "quiet")
         for command in self.commands.values():
             after = copy.copy(quiet)
             after.expose_value, after.callback = False, _quiet_after
             command.params.append(after)
+        for (name, opts), now in MOVED.items():
+            if name in self.commands:
+                self.commands[name].params.append(TyperOption(
+                    param_decls=list(opts), hidden=True, expose_value=False,
+                    callback=functools.partial(_moved, now=now)))
 
     def list_commands(self, ctx: typer.Context) -> list[str]:
         known = super().list_commands(ctx)

@@ -17,6 +17,7 @@ def rules_cmd(
     name: Optional[str] = options.RuleName,
     rules: Optional[List[Path]] = options.Rules,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """List the cleaning rules (name, version, fingerprint, parameters)."""
@@ -25,11 +26,11 @@ def rules_cmd(
 
     found = library.load_rules(rules)
     if name is None:
-        show([r.as_dict() for r in found.values()], as_json, text.rules)
+        show([r.as_dict() for r in found.values()], as_json, text.rules, wide=wide)
         return
     if name not in found:
         raise UsageError(f"no rule {name!r} (rules: {', '.join(found)})")
-    show(found[name].as_dict(), as_json, text.rule)
+    show(found[name].as_dict(), as_json, text.rule, wide=wide)
 
 
 @app.command("clean")
@@ -55,6 +56,7 @@ def versions_cmd(
     log: Optional[str] = options.OptionalLog,
     version: Optional[str] = options.Version,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """List cleaned versions (of a log); with a version (LOG@VERSION), its steps."""
@@ -70,7 +72,7 @@ def versions_cmd(
             frame = steps(a, named.name)
         else:
             frame = versions(a, named.log if named else None)
-    show(frame, as_json, text.table)
+    show(frame, as_json, text.table, wide=wide)
 
 
 @app.command("recipe")
@@ -93,6 +95,7 @@ def diff_cmd(
     v2: Optional[str] = options.DiffV2,
     limit: int = options.Limit,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Compare two logs or versions job by job (A B), or two versions of one log by rule (LOG V1 V2).
@@ -113,13 +116,13 @@ def diff_cmd(
 
         with context(archive).reading() as a:
             compared = log_diff(a, log, v1)
-        show(compared, as_json, partial(text.log_diff, limit=limit))
+        show(compared, as_json, partial(text.log_diff, limit=limit), wide=wide)
         return
     from wla.archive.analysis.diff import rule_diff
 
     with context(archive).reading() as a:
         summary, detail = rule_diff(a, log, v1, v2)
-    show({"summary": summary, "detail": detail}, as_json, partial(text.diff, v1=v1, v2=v2, limit=limit))
+    show({"summary": summary, "detail": detail}, as_json, partial(text.diff, v1=v1, v2=v2, limit=limit), wide=wide)
 
 
 @app.command("why")
@@ -128,6 +131,7 @@ def why_cmd(
     job: int = options.Job,
     version: Optional[str] = options.Version,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Every decision that touched a job: step, rule, action, values, reason."""
@@ -137,7 +141,7 @@ def why_cmd(
     whole("job", job, *INT64)  # job numbers are 64-bit in the archive
     with context(archive).reading() as a:
         decisions, kept = why(a, log, job, version)
-    show({"job": job, "versions": kept, "decisions": decisions}, as_json, text.why)
+    show({"job": job, "versions": kept, "decisions": decisions}, as_json, text.why, wide=wide)
 
 
 @app.command("provenance")

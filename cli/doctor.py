@@ -11,8 +11,9 @@ from .present import show
 
 @app.command("doctor")
 def doctor_cmd(warm: bool = options.Warm, as_json: bool = options.Json,
+    wide: bool = options.Wide,
                archive: Optional[Path] = options.Archive) -> None:
     """Versions of wla and its libraries, the archive it would use, whether its compiled code is cached."""
     from wla.sim.doctor import doctor
 
-    show(doctor(context(archive).path, warm=warm), as_json, text.doctor)
+    show(doctor(context(archive).path, warm=warm), as_json, text.doctor, wide=wide)

@@ -56,12 +56,14 @@ def shake_cmd(
     run: Optional[int] = options.RunIndex,
     save_workload: Optional[Path] = options.SaveWorkload,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Simulate a workload and N shaken copies of it; print each metric's original value and spread."""
     from wla.archive import UsageError
     from wla.sim.evaluate.shake import shake as shake_workload
     from wla.sim.evaluate.shake import shaking_notes
+    from wla.sim.evaluate.summary import check_metric
     from wla.sim.workload import from_archive
 
     if log is None and query is None:
@@ -69,6 +71,7 @@ def shake_cmd(
     _check_save(save, force)
     if plot is not None:
         figure_format(plot, "plot")  # before the runs: the format follows the extension
+        check_metric(metric)
     if (run is None) != (save_workload is None):
         raise UsageError("--run and --save-workload go together: the run whose workload to write, and where")
     if absolute:
@@ -91,7 +94,7 @@ def shake_cmd(
         from wla.sim.evaluate.shake_plot import plot_shake
 
         plot_shake(result, plot, metric)
-    show(result.summary(), as_json, text.shaking)
+    show(result.summary(), as_json, text.shaking, wide=wide)
     warn(result.warnings)
     if sim.check:
         typer.echo(f"all {shake.runs + 1} schedules checked: valid", err=True)
@@ -133,8 +136,7 @@ def sweep_cmd(
     save: Optional[str] = options.SweepSave,
     force: bool = options.Force,
     resume: bool = options.Resume,
-    plot: Optional[str] = options.SweepPlot,
-    plot_to: Optional[Path] = options.SweepPlotTo,
+    plot: Optional[Path] = options.SweepPlot,
     metric: str = options.SweepMetric,
     resample: bool = options.Resample,
     weeks: Optional[int] = options.Weeks,
@@ -142,12 +144,13 @@ def sweep_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Simulate a grid of parameters, each point once as is and N times shaken (or resampled); store and plot
     the curves."""
     from wla.archive import UsageError
-    from wla.sim.evaluate.summary import check_metric
+    from wla.sim.evaluate.summary import METRIC_NAMES, check_metric
     from wla.sim.evaluate.sweep import sweep
     from wla.sim.evaluate.sweep_setup import journal_for, resampling_for, sweep_setup
     from wla.sim.workload import from_archive
@@ -155,10 +158,10 @@ def sweep_cmd(
     given = _given(ctx, log=log, version=version, query=query, absolute=absolute,
                    **shake.as_dict(), **{k: v for k, v in sim.as_dict().items() if k not in SWEPT_SIM})
     setup = sweep_setup(grid, config, **given)
-    if (plot is None) != (plot_to is None):
-        raise UsageError("--plot METRIC and -o FILE.png go together")
-    if plot_to is not None:
-        figure_format(plot_to, "plot_to")  # before the runs: the format follows the extension
+    if plot is not None and str(plot) in METRIC_NAMES:  # the spelling before: --plot METRIC -o FILE
+        raise UsageError(f"--plot takes the figure's file: --plot FILE.png --metric {plot}")
+    if plot is not None:
+        figure_format(plot, "plot")  # before the runs: the format follows the extension
     check_metric(metric, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)
@@ -175,13 +178,13 @@ def sweep_cmd(
     if plot is not None:
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
-        plot_sweep(result, plot, plot_to)
-    show(result.summary(), as_json, partial(text.sweep, metric=metric))
+        plot_sweep(result, metric, plot)
+    show(result.summary(), as_json, partial(text.sweep, metric=metric), wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
-        typer.echo(f"{plot} against {setup.grids[0][0]} drawn to {plot_to}", err=True)
+        typer.echo(f"{metric} against {setup.grids[0][0]} drawn to {plot}", err=True)
 
 
 @app.command("compare")
@@ -199,6 +202,7 @@ def compare_cmd(
     save: Optional[str] = options.ShakeSave,
     force: bool = options.Force,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Compare two configurations on the same shaken workloads: does the difference survive shaking?"""
@@ -226,7 +230,7 @@ def compare_cmd(
     with progress.display("compare", "runs", quiet=as_json) as shown:
         result = compare(sides[0], sides[1], shake, workers=workers, dask=dask, progress=shown)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
-    show(result.summary(), as_json, text.comparison)
+    show(result.summary(), as_json, text.comparison, wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)

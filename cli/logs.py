@@ -7,6 +7,8 @@ from typing import List, Optional
 
 import typer
 
+from wla.archive.kernel.units import count
+
 from . import options, progress, text
 from .app import app, context
 from .present import show
@@ -69,13 +71,14 @@ def convert_cmd(
 
 
 @app.command("ls")
-def ls_cmd(as_json: bool = options.Json, archive: Optional[Path] = options.Archive) -> None:
+def ls_cmd(as_json: bool = options.Json, wide: bool = options.Wide,
+           archive: Optional[Path] = options.Archive) -> None:
     """One row per log, its versions indented beneath it: period, machine size, users, jobs, utilization."""
     from wla.archive.store.listing import listing
 
     with context(archive).reading() as a:
         rows = listing(a)
-    show(rows, as_json, text.catalog)
+    show(rows, as_json, text.catalog, wide=wide)
 
 
 @app.command("info")
@@ -116,11 +119,14 @@ def sql_cmd(
     output: Optional[Path] = options.OutputFile,
     limit: int = options.SqlLimit,
     every: bool = options.SqlAll,
+    wide: bool = options.Wide,
     read_files: bool = options.ReadFiles,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Run one read-only SQL query over all logs (tables: logs, jobs, typed_jobs, ...)."""
     from wla.archive.store.export import write_query
+
+    from .render import wide as whole
 
     with context(archive).reading(read_files=read_files) as a:
         if fmt == "table":
@@ -128,14 +134,16 @@ def sql_cmd(
         else:
             written = write_query(a, query, fmt, output)
     if fmt == "table":
-        if output:  # a file holds every row
-            output.write_text(text.table(frame) + "\n", encoding="utf-8")
+        if output:  # a file holds every row, every cell whole
+            with whole(True):
+                output.write_text(text.table(frame) + "\n", encoding="utf-8")
         else:
             shown = frame if every or limit <= 0 or len(frame) <= limit else frame.head(limit)
-            typer.echo(text.table(shown))
+            with whole(wide):
+                typer.echo(text.table(shown))
             if len(shown) < len(frame):
                 more = len(frame) - len(shown)
-                typer.echo(f"... {more:,} more row{'s' if more > 1 else ''} (--limit N shows N, --all every one)")
+                typer.echo(f"... {count(more, 'more row')} (--limit N shows N, --all every one)")
     elif written is not None:
         typer.echo(written.rstrip("\n"))
 

@@ -50,6 +50,13 @@ def shown_by_cli(default: Any, *names: str, **kw: Any) -> Any:
     return option
 
 
+# The command line's own choices (a format, a metric, a rule), read in any
+# case as the settings' choices are (archive/kernel/settings.py): given
+# this callback, a value arrives in lower case.
+def lowered(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
 # -- every command -------------------------------------------------------------------
 
 Archive = typer.Option(None, "--archive", "-a", readable=False, show_default=False,
@@ -66,6 +73,8 @@ def _print_version(given: bool) -> None:
 ShowVersion = shown_by_cli(False, "--version", is_eager=True, callback=_print_version,
                            help="Print wla's version and exit")
 Json = shown_by_cli(False, "--json", help="Print JSON instead of text")
+Wide = shown_by_cli(False, "--wide", help="Print tables whole, however wide [default: fit 100 columns, long "
+                                          "cells cut with …]")
 Quiet = shown_by_cli(False, "--quiet", "-q",
                      help="No progress display on stderr (drawn only on a terminal); before or after "
                           "the command name")
@@ -92,7 +101,7 @@ Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this pre
 # -- files -------------------------------------------------------------------------------
 
 OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
-Plot = typer.Option(None, "--plot", readable=False, help="Draw the figure to this file: .png, .svg or .pdf")
+Plot = typer.Option(None, "--plot", readable=False, metavar="FILE", help="Draw the figure to this file: .png, .svg or .pdf")
 Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
@@ -106,14 +115,14 @@ Name = typer.Option(None, "--name", help="Log name (one file only) [default: the
 Workers = from_library(2, "--workers", source=f"{INGEST}.workers", help="Files parsed at once")
 Records = typer.Argument(..., metavar='FILE', readable=False,
                          help="Accounting records: a CSV with named columns, or sacct --parsable2 output")
-RecordsFormat = typer.Option(..., "--format", "-f", help="csv or sacct")
+RecordsFormat = typer.Option(..., "--format", "-f", callback=lowered, help="csv or sacct")
 KeepSwf = typer.Option(None, "--out", "-o", readable=False, help="Also keep the SWF file here")
 TimeZone = typer.Option(None, "--tz", help="Time zone of times written without one, e.g. Europe/Paris")
 MaxProcs = typer.Option(None, "--max-procs", help="Processors of the machine (the header's MaxProcs)")
 Fact = typer.Argument(..., metavar='FACT', help="max-procs, unix-start-time or time-zone-string")
 Value = typer.Argument(..., metavar='VALUE')
 Query = typer.Argument(..., metavar='QUERY', help="One read-only SQL statement")
-SqlFormat = shown_by_cli("table", "--format", "-f", help="table, csv, json or parquet")
+SqlFormat = shown_by_cli("table", "--format", "-f", callback=lowered, help="table, csv, json or parquet")
 SqlLimit = shown_by_cli(100, "--limit", help="Rows the table shows on the terminal, then how many more (0: all)")
 SqlAll = shown_by_cli(False, "--all", help="Show every row (as --limit 0)")
 ReadFiles = from_library(False, "--read-files", source="wla.archive.store.file:open.read_files",
@@ -174,10 +183,10 @@ Absolute = shown_by_cli(False, "--absolute", help="Absolute shaking: up to the d
 ShakeWorkers = typer.Option(None, "--workers", help="Local processes [default: the cores; 1: this process]")
 Dask = typer.Option(None, "--dask", metavar="ADDRESS", help="Run on this Dask scheduler, e.g. tcp://host:8786")
 ShakeSave = typer.Option(None, "--save", help="Store one row per run: a table name, or FILE.parquet")
-ShakePlot = typer.Option(None, "--plot", readable=False,
+ShakePlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                          help="Draw the histogram of --metric to this file: .png, .svg or .pdf")
 Metric = from_library('bounded_slowdown_mean', "--metric", source="wla.sim.evaluate.shake_plot:plot_shake.metric",
-                      help="The metric --plot draws")
+                      callback=lowered, help="The metric --plot draws (the text shows every metric)")
 RunIndex = typer.Option(None, "--run", help="With --save-workload: the run whose workload is written (0: original)")
 SaveWorkload = typer.Option(None, "--save-workload", readable=False,
                             help="Write run --run's workload as FILE.swf (or .swf.gz), and simulate nothing")
@@ -191,9 +200,10 @@ Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
 SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
-SweepPlot = typer.Option(None, "--plot", metavar="METRIC", help="Draw this metric against the first parameter")
-SweepPlotTo = typer.Option(None, "--output", "-o", readable=False, help="The file --plot draws: .png, .svg or .pdf")
-SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", help="The metric the text shows per point")
+SweepPlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
+                         help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
+SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", callback=lowered,
+                           help="The metric the text shows per point and --plot draws")
 Resample = shown_by_cli(False, "--resample",
                         help="Runs are resampled workloads of the log (user-level resampling), not shaken ones; "
                              "--grid load and rb_npw set the resampling")
@@ -228,23 +238,23 @@ ResampleName = typer.Option(None, "--name", show_default=False,
 StackMatch = from_library('stack', "--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
                           also=("wla.sim.evaluate.validate:validate.match",
                                 "wla.archive.analysis.stats.collect:workload_statistics.match",
-                                "wla.archive.analysis.stats.locality:stack_depth.match"), metavar="RULE",
+                                "wla.archive.analysis.stats.locality:stack_depth.match"), metavar="RULE", callback=lowered,
                           help="When a run or requested time matches one on the locality stack: stack (within 5% "
                                "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
                                "the larger at least 0.95)")
 HurstFit = from_library('points', "--hurst-fit", source="wla.sim.evaluate.validate:log_statistics.hurst_fit",
                         also=("wla.sim.evaluate.validate:validate.hurst_fit",
                               "wla.archive.analysis.stats.collect:workload_statistics.hurst_fit",
-                              "wla.archive.analysis.stats.hurst:hurst_rs.fit"), metavar="FIT",
+                              "wla.archive.analysis.stats.hurst:hurst_rs.fit"), metavar="FIT", callback=lowered,
                         help="The line through the pox plot: points (through every block's R/S) or means "
                              "(through each block size's mean log R/S, every time scale weighing the same)")
-StatsPlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+StatsPlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
 ValidateRuns = from_library(1000, "--runs", source="wla.sim.evaluate.validate:validate.runs",
                             help="Resampled workloads (the log itself is measured too)")
 ValidateSeed = from_library(0, "--seed", source="wla.sim.evaluate.validate:validate.seed",
                             help="Seed: workload i is resampled with a seed drawn from (seed, i) alone")
-ValidatePlot = typer.Option(None, "--plot", readable=False, metavar="DIR",
+ValidatePlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                             help="Draw histograms.png (the log marked) and pox.png into this folder")
 ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a table name, or FILE.parquet")
 

@@ -11,9 +11,16 @@ import typer
 from wla.archive.kernel.plain import plain
 
 
-def show(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
-    """Print `data` as JSON, or as `text(data)` renders it."""
-    typer.echo(to_json(data) if as_json else text(data))
+def show(data: Any, as_json: bool, text: Callable[[Any], str], wide: bool = False) -> None:
+    """Print `data` as JSON, or as `text(data)` renders it: its tables fitted
+    to the terminal's 100 columns, or whole (`wide`, the option --wide)."""
+    if as_json:
+        typer.echo(to_json(data))
+        return
+    from .render import wide as whole
+
+    with whole(wide):
+        typer.echo(text(data))
 
 
 def warn(messages: list[str]) -> None:

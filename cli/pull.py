@@ -7,6 +7,8 @@ from typing import List, Optional
 
 import typer
 
+from wla.archive.kernel.units import count
+
 from . import options, progress
 from .app import app, context
 from .present import show
@@ -60,7 +62,7 @@ def pulled(results: list, folder: Path) -> str:
     lines = [_line(r) for r in results if r.error is None and r.status != "skipped"]
     counts = Counter(r.status for r in results)
     ingested = Counter(r.ingest.status for r in results if r.ingest is not None)
-    total = f"{len(results)} log{'s' if len(results) != 1 else ''} in {folder}: "
+    total = f"{count(len(results), 'log')} in {folder}: "
     total += ", ".join(f"{n} {status}" for status, n in counts.items())
     if ingested:
         total += "; " + ", ".join(f"{n} {status}" for status, n in ingested.items())

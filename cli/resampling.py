@@ -24,6 +24,7 @@ def users_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """The log's users by class (long-term, temporary, discarded, rare-behavior): resampling's pools."""
@@ -34,7 +35,7 @@ def users_cmd(
     with progress.display("users", quiet=as_json), context(archive).reading() as a:
         name = resolve(a, log, version).name
         src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries, long_term_weeks, edge_weeks)
-    show(src.pools.summary(), as_json, partial(text.users, log=src.name))
+    show(src.pools.summary(), as_json, partial(text.users, log=src.name), wide=wide)
 
 
 @app.command("resample")
@@ -71,10 +72,11 @@ def resample_cmd(
 def stats_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
-    plot: Optional[Path] = options.StatsPlot,
+    plot_dir: Optional[Path] = options.StatsPlot,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability."""
@@ -86,11 +88,11 @@ def stats_cmd(
             src = read_source(a, log, version)
         data = log_statistics(src, match, hurst_fit)
         drawn = []
-        if plot is not None:
+        if plot_dir is not None:
             from wla.archive.analysis.stats.plot import write_plots
 
-            drawn = write_plots(data["statistics"], plot, src.name)
-    show(data, as_json, text.statistics)
+            drawn = write_plots(data["statistics"], plot_dir, src.name)
+    show(data, as_json, text.statistics, wide=wide)
     for path in drawn:
         typer.echo(f"drew {path}", err=True)
 
@@ -109,12 +111,13 @@ def validate_cmd(
     sim: SimSettings = SimSettings(),
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
-    plot: Optional[Path] = options.ValidatePlot,
+    plot_dir: Optional[Path] = options.ValidatePlot,
     save: Optional[str] = options.ValidateSave,
     force: bool = options.Force,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
@@ -135,11 +138,11 @@ def validate_cmd(
                           progress=shown, match=match, hurst_fit=hurst_fit, sim=sim)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
     drawn = []
-    if plot is not None:
+    if plot_dir is not None:
         from wla.sim.evaluate.validate_plot import plot_validation
 
-        drawn = plot_validation(result, plot)
-    show(result.summary(), as_json, text.validation)
+        drawn = plot_validation(result, plot_dir)
+    show(result.summary(), as_json, text.validation, wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.runs):,} rows saved to {saved}", err=True)

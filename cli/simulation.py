@@ -24,6 +24,7 @@ def simulate_cmd(
     save: Optional[str] = options.Save,
     force: bool = options.Force,
     as_json: bool = options.Json,
+    wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Replay a log, a version or a query on a simulated machine and print the metrics."""
@@ -51,7 +52,7 @@ def simulate_cmd(
         else:
             with ctx.writing() as a:
                 saved = save_result(result, save, a)
-    show(result.summary(), as_json, text.simulation)
+    show(result.summary(), as_json, text.simulation, wide=wide)
     if sim.check:
         typer.echo("schedule checked: valid", err=True)
     if saved:

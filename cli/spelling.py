@@ -10,8 +10,10 @@ from .app import RUN, command
 # A library parameter that a command feeds from an option of another name:
 # (command, parameter) -> the command's parameter; command None: every command.
 FED_BY = {
-    ("sweep", "metric"): "plot",  # plot_sweep(result, metric, path): --plot METRIC
-    ("sweep", "shown_metric"): "metric",  # --metric: the metric the text shows (summary.check_metric)
+    ("sweep", "shown_metric"): "metric",  # --metric: the metric the text shows and --plot draws
+    ("sweep", "path"): "plot",  # plot_sweep(result, metric, path): --plot FILE
+    ("stats", "directory"): "plot_dir",  # write_plots(stats, directory, name): --plot-dir DIR
+    ("validate", "directory"): "plot_dir",  # plot_validation(result, directory): --plot-dir DIR
     ("sweep", "journal"): "save",  # the sweep's journal lies beside what --save names
     ("shake", "path"): "save_workload",  # write_workload(workload, path, notes)
     (None, "target"): "save",  # save(result, target, ...): every command's --save

@@ -6,9 +6,12 @@ import json
 from typing import Any
 
 from wla.archive.kernel.names import for_shell
+from wla.archive.kernel.units import count
 from wla.sim.settings import SimSettings
 
-from .render import frame_text, percent_columns
+from . import quantities
+from .quantities import labelled
+from .render import cell, frame_text, grid, percent_columns
 
 # quality's counts under names that fit a terminal
 SHORT = {
@@ -41,10 +44,10 @@ def table(frame) -> str:
 def ingest(results: list, seconds: float) -> str:
     """The line that ends `wla ingest`: what went in, how fast, what did not."""
     done = [r for r in results if r.status in ("ingested", "replaced")]
-    line = f"{len(done)} logs, {sum(r.jobs for r in done):,} jobs in {seconds:.2f} s"
+    line = f"{count(len(done), 'log')}, {count(sum(r.jobs for r in done), 'job')} in {seconds:.2f} s"
     rejects = sum(r.rejects for r in done)
     if rejects:
-        line += f"; {rejects:,} bad lines kept in rejects"
+        line += f"; {count(rejects, 'bad line')} kept in rejects"
     for status, said in (("unchanged", "unchanged"), ("failed", "failed")):
         n = sum(r.status == status for r in results)
         if n:
@@ -62,14 +65,18 @@ def catalog(listing) -> str:
     rows = listing.to_dict()
     names = [("  " if r["kind"] == "version" else "") + r["name"] for r in rows]
     width = max(map(len, [*names, "name"]))  # left-aligned, so the indent shows
-    columns = ["name".ljust(width)] + [c for c in listing.columns if c not in KIND_COLUMNS and c != "name"]
-    cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in columns[1:]] for name, r in zip(names, rows)]
-    lines = [_plain_table(columns, cells)]
+    keys = [c for c in listing.columns if c not in KIND_COLUMNS and c != "name"]
+    cells = [[name.ljust(width)] + [_cell(c, r[c]) for c in keys] for name, r in zip(names, rows)]
+    lines = [_plain_table(["name".ljust(width)] + [_HEADS.get(c, c) for c in keys], cells)]
     converted = [r for r in rows if r["kind"] == "original" and r["converted_from"] is not None]
     if converted:
         lines.append("")
         lines += [f"{r['name']}: converted by wla convert from {r['converted_from']}" for r in converted]
     return "\n".join(lines)
+
+
+# The catalog's columns as the text heads them, so that its table fits 100 columns.
+_HEADS = {"first_submit_date": "first submit", "last_submit_date": "last submit", "machine_size": "procs"}
 
 
 def _cell(column: str, value) -> str:
@@ -82,11 +89,8 @@ def _cell(column: str, value) -> str:
 
 def _plain_table(columns: list[str], cells: list[list[str]]) -> str:
     """Columns right-aligned to their widest cell, one space apart (as
-    render.frame_text writes a table)."""
-    if not cells:
-        return "(no rows)\n" + "  ".join(columns)
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    return "\n".join(" ".join(v.rjust(w) for v, w in zip(line, widths)) for line in [columns, *cells])
+    render.frame_text writes a table), the names left-aligned."""
+    return grid(columns, cells, left=(0,))
 
 
 def info(data: dict) -> str:
@@ -135,7 +139,7 @@ def header_audits(frame) -> str:
     lines = ["header audit:"]
     for name, audit in zip(frame["name"], frame["header_audit"]):
         lines.append(f"{name}: {verdict(audit)}")
-        lines += [f"  {line}" for line in mismatch_lines(audit)]
+        lines += [part for line in mismatch_lines(audit) for part in _wrapped(f"  {line}", "    ")]
     return "\n".join(lines)
 
 
@@ -145,7 +149,7 @@ def header_audits(frame) -> str:
 def flurries(report, log: str) -> str:
     import pandas as pd
 
-    lines = [f"{log}: {report.jobs:,} jobs over {report.weeks} weeks; average "
+    lines = [f"{log}: {count(report.jobs, 'job')} over {count(report.weeks, 'week')}; average "
              f"{report.weekly_average:,.0f} jobs a week, {report.daily_average:,.0f} a day"]
     for kind, title in (("week", "weekly candidates"), ("day", "daily candidates"),
                         ("dominance", "dominant users")):
@@ -156,7 +160,7 @@ def flurries(report, log: str) -> str:
                 "user": c.user, kind if kind != "dominance" else "": c.period if c.period is not None else "",
                 "date": c.date or "", "jobs": c.jobs,
                 "ratio": "" if c.ratio is None else f"{c.ratio:.1f}", "share": _pct(c.share),
-                "large": "large" if c.large else "", "procs": c.median_procs, "run": c.median_run,
+                "large": "large" if c.large else "", "procs": c.median_procs, "run (s)": c.median_run,
                 "p*s": _pct(c.proc_seconds_share), "predicate": c.predicate} for c in found])
             lines.append(frame_text(rows.loc[:, rows.columns != ""]))
     return "\n".join(lines)
@@ -166,7 +170,7 @@ def load(report, log: str) -> str:
     import pandas as pd
 
     weekly = pd.Series(report.weekly)
-    lines = [f"{log}: {len(report.weekly)} weeks on {report.capacity:,} processors; weekly utilization "
+    lines = [f"{log}: {count(len(report.weekly), 'week')} on {report.capacity:,} processors; weekly utilization "
              f"median {_pct(report.median_weekly)}, min {_pct(weekly.min())}, max {_pct(weekly.max())}",
              report.summary()]
     if report.predicate() and not report.dip:
@@ -184,24 +188,25 @@ def capacity(data: dict, log: str, dated) -> str:
     if not report.judged:
         from wla.archive.analysis.capacity import NO_STARTS
 
-        return f"{log} on {report.capacity:,} processors: {NO_STARTS}; the capacity rule does not run on it"
+        return "\n".join(_wrapped(f"{log} on {report.capacity:,} processors: {NO_STARTS}; the capacity rule does "
+                                  "not run on it", "  "))
     worst = (f" at {dated(pd.DataFrame({'t': [report.worst_at]}), ['t']).t[0]}"
              if report.worst_at is not None else "")
-    lines = [f"{log} on {report.capacity:,} processors: {report.exceptions:,} exceptions in "
-             f"{len(report.components):,} components; worst excess {report.worst_excess:,.0f}{worst}"
-             f"; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)"]
+    lines = _notes(f"{log} on {report.capacity:,} processors: {count(report.exceptions, 'exception')} in "
+                   f"{count(len(report.components), 'component')}; worst excess {report.worst_excess:,.0f} "
+                   f"processors{worst}; ceiling {report.ceiling:,.0f} ({_pct(report.ceiling_share)} of the machine)")
     if len(report.components):
         lines += ["", frame_text(dated(report.components.head(20), ["first_at", "last_at", "worst_at"]))]
         if len(report.components) > 20:
-            lines.append(f"... {len(report.components) - 20:,} more components")
+            lines.append(f"... {count(len(report.components) - 20, 'more component')}")
     if choice is not None and choice.chosen is not None:
         lines.append("")
         for obj in "LS":
             sh = choice.shares
-            lines.append(f"{obj}: {choice.deleted[obj]:,} jobs, {100 * sh[obj + 'J']:.3g}% of jobs, "
-                         f"{100 * sh[obj + 'U']:.3g}% of utilization ({choice.proof(obj)})")
+            lines += _notes(f"{obj}: {count(choice.deleted[obj], 'job')}, {100 * sh[obj + 'J']:.3g}% of jobs, "
+                            f"{100 * sh[obj + 'U']:.3g}% of utilization ({choice.proof(obj)})")
     if choice is not None:
-        lines += ["", choice.message]
+        lines += ["", *_notes(choice.message)]
     return "\n".join(lines)
 
 
@@ -219,7 +224,8 @@ def rules(found: list[dict]) -> str:
     for r in found:
         params = ", ".join(f"{p['name']}={_value(p['default']) if not p['required'] else '(required)'}"
                            for p in r["params"])
-        lines.append(f"{r['name']:10} v{r['version']}  {r['fingerprint'][:12]}  {params}")
+        line = f"{r['name']:10} v{r['version']}  {r['fingerprint'][:12]}  "
+        lines.append(line + cell(params, 100 - len(line)))
     return "\n".join(lines)
 
 
@@ -240,37 +246,39 @@ def diff(data: dict, v1: str, v2: str, limit: int) -> str:
     shown = detail if limit == 0 else detail.head(limit)
     lines = [frame_text(summary), "", frame_text(shown)]
     if len(shown) < len(detail):
-        lines.append(f"... {len(detail) - len(shown):,} more rows (--limit 0 shows all)")
+        lines.append(f"... {count(len(detail) - len(shown), 'more row')} (--limit 0 shows all)")
     return "\n".join(lines)
 
 
 def log_diff(diff, limit: int) -> str:
     """Two logs compared (`wla diff A B`): counts, what each kind of job has in common, the rows."""
     c = diff.counts()
-    lines = [f"A {diff.a}: {c['jobs_a']:,} jobs", f"B {diff.b}: {c['jobs_b']:,} jobs",
+    lines = [f"A {diff.a}: {count(c['jobs_a'], 'job')}", f"B {diff.b}: {count(c['jobs_b'], 'job')}",
              f"{diff.matching()}: {c['matched']:,} in both ({c['changed_jobs']:,} changed), "
              f"{c['only_a']:,} only in A, {c['only_b']:,} only in B"]
     for side in ("a", "b"):
         if c[f"rejects_{side}"]:
-            lines.append(f"{side.upper()} has {c[f'rejects_{side}']:,} lines its lenient ingest rejected "
+            lines.append(f"{side.upper()} has {count(c[f'rejects_{side}'], 'line')} its lenient ingest rejected "
                          "(not compared; they are in the table rejects)")
     if diff.same:
         lines.append("A and B hold the same jobs with the same values")
         return "\n".join(lines)
-    parts = (("only in A", diff.only_a, f"{c['only_a']:,} jobs only in A"),
-             ("only in B", diff.only_b, f"{c['only_b']:,} jobs only in B"),
-             ("changed", diff.changed, f"{c['changed_jobs']:,} changed jobs, {c['changes']:,} changed fields"))
+    parts = (("only in A", diff.only_a, f"{count(c['only_a'], 'job')} only in A"),
+             ("only in B", diff.only_b, f"{count(c['only_b'], 'job')} only in B"),
+             ("changed", diff.changed, f"{count(c['changed_jobs'], 'changed job')}, "
+                                       f"{count(c['changes'], 'changed field')}"))
     for group, frame, title in parts:
         if frame.empty:
             continue
         lines += ["", f"{title}:"]
-        lines += [f"  {f.text}" for f in diff.findings if f.group == group or f.group.startswith(group + " ")]
+        lines += [part for f in diff.findings if f.group == group or f.group.startswith(group + " ")
+                  for part in _wrapped(f"  {f.text}", "    ")]
         shown = frame if limit == 0 else frame.head(limit)
         if (shown["occurrence"] == 1).all():  # no job number repeats: the job number says it all
             shown = shown.drop(columns="occurrence")
         lines += ["", frame_text(shown)]
         if len(shown) < len(frame):
-            lines.append(f"... {len(frame) - len(shown):,} more rows (--limit 0 shows all)")
+            lines.append(f"... {count(len(frame) - len(shown), 'more row')} (--limit 0 shows all)")
     return "\n".join(lines)
 
 
@@ -293,10 +301,10 @@ def clean(res) -> str:
     lines = []
     for s in res.steps:
         lines.append(f"step {s.step}: {s.rule} v{s.rule_version} ({s.fingerprint[:12]}): "
-                     f"{s.dropped:,} dropped, {s.changed:,} changed, of {s.jobs_in:,}")
+                     f"{s.dropped:,} dropped, {s.changed:,} changed, of {count(s.jobs_in, 'job')}")
         if s.note:
             lines.append(f"        {s.note}")
-    lines.append(f"{res.status} {res.name}: {res.jobs_in:,} -> {res.jobs:,} jobs in {res.seconds:.2f} s "
+    lines.append(f"{res.status} {res.name}: {res.jobs_in:,} -> {count(res.jobs, 'job')} in {res.seconds:.2f} s "
                  f"(recipe {res.recipe_hash[:12]})")
     return "\n".join(lines)
 
@@ -330,14 +338,26 @@ def simulation(summary: dict) -> str:
         stats = m[key]
         lines.append(f"{label:18}" + "".join(f"{_number(stats[k]):>12}" for k in ("mean", "median", "p95")))
     lines.append("")
-    util, used = (("-" if m[k] is None else f"{m[k]:.1%}") for k in ("utilization", "utilization_measured"))
+    util, used = (quantities.said("utilization", m[k]) for k in ("utilization", "utilization_measured"))
     lines.append(f"utilization {util} of the machine, {used} by the jobs not excluded")
-    lines.append(f"throughput {_number(m['throughput_per_hour'])} jobs/hour (not excluded)   "
-                 f"makespan {_number(m['makespan'])} s")
+    lines.append(f"throughput {_number(m['throughput_per_hour'])} jobs/h (not excluded)   "
+                 f"makespan {quantities.said('makespan', m['makespan'])}")
     lines.append(saturation_line(m["saturation"]))
-    lines.append("settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in SimSettings.names()
-                                         if k not in _SAID_ELSEWHERE))
+    settings = "settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in SimSettings.names()
+                                       if k not in _SAID_ELSEWHERE)
+    lines += _wrapped(settings, "          ")
     return "\n".join(lines)
+
+
+def _wrapped(line: str, indent: str) -> list[str]:
+    """A long line of words on lines of 100 columns (whole with --wide)."""
+    import textwrap
+
+    from .render import WIDTH, is_wide
+
+    if is_wide() or len(line) <= WIDTH:
+        return [line]
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 # Settings the simulation's text shows elsewhere: in its first lines, on
@@ -347,16 +367,14 @@ _SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog")
 
 def saturation_line(sat: dict) -> str:
     if sat["slope"] is None:
-        return f"saturated: no (too short to tell: {sat['weeks']} weeks to fit)"
+        return f"saturated: no (too short to tell: {count(sat['weeks'], 'week')} to fit)"
     return (f"saturated: {'YES' if sat['saturated'] else 'no'} (backlog slope {sat['slope']:.2f} jobs/week "
-            f"over {sat['weeks']} weeks)")
+            f"over {count(sat['weeks'], 'week')})")
 
 
 def _g(x: float | None) -> str:
     """A figure of any size with four significant digits (whole above 100)."""
-    if x is None:
-        return "-"
-    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}"
+    return quantities.number(x)
 
 
 def _pct_text(value: float | None, signed: bool = False) -> str:
@@ -366,21 +384,25 @@ def _pct_text(value: float | None, signed: bool = False) -> str:
 
 
 CUT_NOTE = ("*: the interval reached the metric's range (wait, response, throughput >= 0; bounded "
-            "slowdown >= 1; utilization 0 to 1) and is cut there; too few runs to bound the mean on that side")
+            "slowdown >= 1; utilization 0 to 100%) and is cut there; too few runs to bound the mean on that side")
 
 
-def _interval(m: dict) -> str:
+def _interval(m: dict, name: str = "") -> str:
     """A summary's interval, a star beside a side cut at the metric's range."""
     if m["ci_low"] is None:
         return "-"
     cut = m.get("ci_cut") or ""
-    low = _g(m["ci_low"]) + ("*" if cut in ("low", "both") else "")
-    high = _g(m["ci_high"]) + ("*" if cut in ("high", "both") else "")
+    low = quantities.cell(name, m["ci_low"]) + ("*" if cut in ("low", "both") else "")
+    high = quantities.cell(name, m["ci_high"]) + ("*" if cut in ("high", "both") else "")
     return f"{low} to {high}"
 
 
 def _any_cut(ms) -> list[str]:
-    return [CUT_NOTE] if any(m.get("ci_cut") for m in ms) else []
+    return _wrapped(CUT_NOTE, "   ") if any(m.get("ci_cut") for m in ms) else []
+
+
+def _notes(*lines: str) -> list[str]:
+    return [part for line in lines for part in _wrapped(line, "  ")]
 
 
 def shaking(summary: dict) -> str:
@@ -389,22 +411,23 @@ def shaking(summary: dict) -> str:
     mode = "absolute" if sh["relative_pct"] is None else f"relative, at most {sh['relative_pct']:g}% of the value"
     lines = [f"{source.get('log') or 'query'}: {s['policy'].upper()} on {s['procs']:,} processors; "
              f"estimates {s['estimate']}, overrun {s['overrun']}",
-             f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs; "
-             f"{s['runs']} runs, seed {sh['seed']}", ""]
-    head = (f"{'metric':24}{'original':>13}{'shaken mean':>13}{'std':>11}{'95% CI of the mean':>27}"
-            f"{'span p5-p95 (% of O)':>23}{'distance':>10}{'within 1%':>11}")
-    lines.append(head)
+             *_notes(f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs"),
+             f"{count(s['runs'], 'run')}, seed {sh['seed']}", ""]
+    rows = []
     for name, m in summary["summaries"].items():
-        ci = _interval(m)
         span = "-" if m["span_low_pct"] is None else \
             f"{_pct_text(m['span_low_pct'])} to {_pct_text(m['span_high_pct'])}"
         near = "-" if m["concentration"] is None else f"{m['concentration']:.0%}"
-        lines.append(f"{name:24}{_g(m['original']):>13}{_g(m['mean']):>13}{_g(m['std']):>11}"
-                     f"{ci:>27}{span:>23}{_pct_text(m['distance_pct'], True):>10}{near:>11}")
+        rows.append([labelled(name), quantities.cell(name, m["original"]), quantities.cell(name, m["mean"]),
+                     quantities.cell(name, m["std"]), _interval(m, name), span,
+                     _pct_text(m["distance_pct"], True), near])
+    lines.append(grid(["metric", "original", "shaken mean", "std", "95% CI of the mean", "span p5-p95 (% of O)",
+                       "distance", "within 1%"], rows, gap=2))
     lines.append("")
     if summary["saturated"]["original"]:
         lines.append("the original run saturated: its metrics describe the log's length, not the policy")
-    lines.append("distance: (shaken mean - original) / original; within 1%: share of runs within 1% of the original")
+    lines += _notes("distance: (shaken mean - original) / original; within 1%: share of runs within 1% of the "
+                    "original")
     lines += _any_cut(summary["summaries"].values())
     return "\n".join(lines)
 
@@ -417,32 +440,30 @@ def sweep(summary: dict, metric: str) -> str:
     fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
     if rs is None:
         mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
-        how = [f"{s['runs']} shaken runs each, seed {sh['seed']}",
+        how = [f"{count(s['runs'], 'shaken run')} each, seed {sh['seed']}",
                f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs"]
     else:
-        how = [f"{s['runs']} resampled workloads each, seed {rs['seed']}",
-               f"resampled: the log's users over {rs['weeks'] or 'its'} weeks; load is the resampling's load "
-               "factor; single: the log itself"]
-    lines = [f"{source.get('log') or 'query'}: {s['points']:,} points ({' x '.join(names)}), " + how[0], how[1],
-             f"fixed: {fixed}" if fixed else "", f"{metric}:", ""]
-    lines = [x for x in lines[:-2] if x] + lines[-2:]
-    width = max([len(n) for n in names] + [len(str(pt[n])) for pt in summary["points"] for n in names]) + 2
+        how = [f"{count(s['runs'], 'resampled workload')} each, seed {rs['seed']}",
+               f"resampled: the log's users over {count(rs['weeks'], 'week') if rs['weeks'] else 'its weeks'}; "
+               "load: the resampling's factor; single: the log itself"]
+    lines = [*_notes(f"{source.get('log') or 'query'}: {count(s['points'], 'point')} ({' x '.join(names)}), "
+                     + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else []), f"{labelled(metric)}:", ""]
     mean = "shaken mean" if rs is None else "mean"
-    lines.append("".join(f"{n:<{width}}" for n in names)
-                 + f"{'single':>12}{mean:>13}{'95% CI of the mean':>27}{'distance':>10}"
-                 + ("" if rs is None else f"{'saturated':>11}{'utilization':>13}"))
+    columns = names + ["single", mean, "95% CI of the mean", "distance"] + \
+        ([] if rs is None else ["saturated", "utilization"])
+    rows = []
     for pt in summary["points"]:
         m = pt["metrics"][metric]
-        ci = _interval(m)
-        line = ("".join(f"{str(pt[n]):<{width}}" for n in names)
-                + f"{_g(m['original']):>12}{_g(m['mean']):>13}{ci:>27}{_pct_text(m['distance_pct'], True):>10}")
+        row = [str(pt[n]) for n in names] + [quantities.cell(metric, m["original"]), quantities.cell(metric, m["mean"]),
+                                             _interval(m, metric), _pct_text(m["distance_pct"], True)]
         if rs is not None:
             util = pt["metrics"]["utilization"]["mean"]
-            line += f"{pt['saturated']['runs'] / max(s['runs'], 1):>11.0%}{'-' if util is None else f'{util:.1%}':>13}"
-        lines.append(line)
+            row += [f"{pt['saturated']['runs'] / max(s['runs'], 1):.0%}", quantities.cell("utilization", util)]
+        rows.append(row)
+    lines.append(grid(columns, rows, left=tuple(range(len(names))), gap=2))
     if rs is not None:
-        lines += ["", "saturated: the share of runs whose machine saturated, left out of the mean; "
-                  "utilization: mean of the others"]
+        lines += [""] + _notes("saturated: the share of runs whose machine saturated, left out of the mean; "
+                               "utilization: mean of the others")
     cut = _any_cut(pt["metrics"][metric] for pt in summary["points"])
     lines += ([""] if cut and rs is None else []) + cut
     return "\n".join(lines)
@@ -457,19 +478,21 @@ def comparison(summary: dict) -> str:
              f"estimates {a['options']['estimate']})",
              f"B: {b['name']} ({b['source'].get('log') or 'query'}, {b['options']['policy'].upper()}, "
              f"estimates {b['options']['estimate']})",
-             f"on the same {s['runs']} shaken workloads: {sh['attribute']} by up to {sh['degree']:g} ({mode}) "
-             f"on {sh['jobs_pct']:g}% of jobs, seed {sh['seed']}", ""]
-    lines.append(f"{'metric':24}{'A single':>11}{'B single':>11}{'A shaken':>11}{'B shaken':>11}"
-                 f" {'B - A (95% CI)':>35}{'wrong':>8}  verdict")
+             *_notes(f"on the same {count(s['runs'], 'shaken workload')}: {sh['attribute']} by up to "
+                     f"{sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs, seed {sh['seed']}"), ""]
+    rows = []
     for name, m in summary["metrics"].items():
         d = m["difference"]
-        ci = "-" if d["ci_low"] is None else f"{_g(d['mean'])} ({_interval(d)})"
+        ci = "-" if d["ci_low"] is None else f"{quantities.cell(name, d['mean'])} ({_interval(d, name)})"
         wrong = "-" if d["wrong_conclusion"] is None else f"{d['wrong_conclusion']:.0%}"
         short = "survives" if d["survives"] else d["verdict"].split(":")[0]
-        lines.append(f"{name:24}{_g(m['a']['original']):>11}{_g(m['b']['original']):>11}{_g(m['a']['mean']):>11}"
-                     f"{_g(m['b']['mean']):>11} {ci:>35}{wrong:>8}  {short}")
-    lines += ["", "B - A: the mean paired difference over the shaken runs; wrong: the share of shaken runs whose "
-              "difference has the other sign", "survives: the interval excludes 0 and has the single runs' sign"]
+        rows.append([labelled(name)] + [quantities.cell(name, m[side][k]) for k in ("original", "mean")
+                                        for side in ("a", "b")] + [ci, wrong, short])
+    lines.append(grid(["metric", "A single", "B single", "A shaken", "B shaken", "B - A (95% CI)", "wrong",
+                       "verdict"], rows, left=(0, 7), gap=2))
+    lines += [""] + _notes("B - A: the mean paired difference over the shaken runs; wrong: the share of shaken "
+                           "runs whose difference has the other sign",
+                           "survives: the interval excludes 0 and has the single runs' sign")
     lines += _any_cut(m["difference"] for m in summary["metrics"].values())
     return "\n".join(lines)
 
@@ -477,12 +500,12 @@ def comparison(summary: dict) -> str:
 def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([
-        f"ESP mix {mix}: {data['counts']['simulated']} jobs, {s['policy'].upper()} on {s['procs']:,} processors, "
-        f"seed {s['seed']}",
-        f"elapsed {score['elapsed']:,.0f} s, work {score['work']:,.0f} processor-seconds",
-        f"efficiency            {score['efficiency']:.4f}",
-        f"efficiency (MWF IAE)  {score['corrected']:.4f}   idle-at-end {score['idle_at_end']:,.0f} "
-        f"processor-seconds, MWF makespan {score['mwf_makespan']:,.0f} s",
+        f"ESP mix {mix}: {count(data['counts']['simulated'], 'job')}, {s['policy'].upper()} on {s['procs']:,} "
+        f"processors, seed {s['seed']}",
+        f"elapsed {quantities.said('makespan', score['elapsed'])}, work {score['work']:,.0f} processor-seconds",
+        f"efficiency            {100 * score['efficiency']:.2f}%",
+        f"efficiency (MWF IAE)  {100 * score['corrected']:.2f}%   idle-at-end {score['idle_at_end']:,.0f} "
+        f"processor-seconds, MWF makespan {quantities.said('makespan', score['mwf_makespan'])}",
     ])
 
 
@@ -491,28 +514,29 @@ def doctor(data: dict[str, Any]) -> str:
     cache) or cold (compiled by the first run that needs it)."""
     libraries = ", ".join(f"{name} {version or 'missing'}" for name, version in data["libraries"].items())
     where = data["archive"]
-    lines = [f"wla {data['wla']} on Python {data['python']}", libraries,
+    lines = [f"wla {data['wla']} on Python {data['python']}", *_notes(libraries),
              f"archive: {where['path']}" + ("" if where["exists"] else " (none yet: `wla ingest` makes it)")]
     if data["cache_folder"]:
         lines.append(f"numba cache: {data['cache_folder']} (NUMBA_CACHE_DIR)")
-    width = max(len(c["part"]) for c in data["compiled"])
-    for c in data["compiled"]:
-        lines.append(f"{c['part']:<{width}}  {c['state']:<7}  {c['folder'] or '(not kept)'}")
+    lines.append(grid(["part", "state", "folder"],
+                      [[c["part"], c["state"], c["folder"] or "(not kept)"] for c in data["compiled"]],
+                      left=(0, 1, 2), gap=2).split("\n", 1)[1])
     if any(c["state"] != "warm" for c in data["compiled"]):
-        lines.append("a cold part is compiled by its first run (seconds to a minute); `wla doctor --warm` does it now")
+        lines += _notes("a cold part is compiled by its first run (seconds to a minute); `wla doctor --warm` does "
+                        "it now")
     return "\n".join(lines)
 
 
 def users(summary: dict, log: str) -> str:
     """Users and jobs per class, and the figures a resampled workload starts from."""
     th = summary["thresholds"]
-    lines = [f"{log}: {summary['jobs']:,} jobs over {summary['weeks']} weeks; long-term from "
-             f"{th['long_term_weeks']:g} weeks of activity, discarded within {th['edge_weeks']:g} weeks "
-             "of the start or end", "", f"{'class':16}{'users':>8}{'jobs':>10}"]
+    lines = [*_notes(f"{log}: {count(summary['jobs'], 'job')} over {count(summary['weeks'], 'week')}; long-term "
+                     f"from {th['long_term_weeks']:g} weeks of activity, discarded within {th['edge_weeks']:g} "
+                     "weeks of the start or end"), "", f"{'class':16}{'users':>8}{'jobs':>10}"]
     for name, c in summary["classes"].items():
         lines.append(f"{name:16}{c['users']:>8,}{c['jobs']:>10,}")
     if summary["unknown_user_jobs"] or summary["unknown_submit_jobs"]:
-        lines.append(f"not in any pool: {summary['unknown_user_jobs']:,} jobs of unknown users, "
+        lines.append(f"not in any pool: {count(summary['unknown_user_jobs'], 'job')} of unknown users, "
                      f"{summary['unknown_submit_jobs']:,} of unknown submit time")
     lines += ["", f"temporary users active per week: {summary['temporary_active_per_week']:.2f} on average",
               f"new temporary users per week: {summary['temporary_arrivals_per_week']:.2f} on average"]
@@ -525,8 +549,9 @@ def resampled(data: dict) -> str:
     s, f = data["settings"], data["figures"]
     return "\n".join([
         f"stored {data['name']}: a resampled workload of {data['source']}, seed {s['seed']}",
-        f"{data['jobs']:,} jobs of {data['users']:,} user instances over {f['weeks']} weeks"
-        + (f"; {data['rare_behavior_jobs']:,} rare-behavior jobs (not measured)" if data["rare_behavior_jobs"] else ""),
+        f"{count(data['jobs'], 'job')} of {count(data['users'], 'user instance')} over {count(f['weeks'], 'week')}"
+        + (f"; {count(data['rare_behavior_jobs'], 'rare-behavior job')} (not measured)"
+           if data["rare_behavior_jobs"] else ""),
         f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
         f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} in all"
         + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")",
@@ -536,21 +561,21 @@ def resampled(data: dict) -> str:
 
 
 def statistics(data: dict) -> str:
-    """A log's statistics: its named numbers, and its arrival cycles."""
+    """A log's statistics: its named numbers with their units, and its arrival cycles."""
     st = data["statistics"]
     match = st["parameters"].get("stack_match", "stack")
     fit = st["parameters"].get("hurst_fit", "points")
-    lines = [f"{data['log']}: {st['jobs']:,} jobs" + (f" on {st['P']:,} processors" if st["P"] else "")
+    lines = [f"{data['log']}: {count(st['jobs'], 'job')}" + (f" on {st['P']:,} processors" if st["P"] else "")
              + (f"; stack depths matched by {match}" if match != "stack" else "")
              + (f"; Hurst line through the block sizes' {fit}" if fit != "points" else ""), ""]
     width = max(len(k) for k in data["scalars"]) + 2
     for name, value in data["scalars"].items():
-        lines.append(f"{name:<{width}}{_g(value):>14}")
+        lines.append(f"{name:<{width}}{quantities.said(name, value)}")
     c = st["cycles"]
-    lines += ["", "arrivals by day of week" + (" (from the log's start)" if c["relative"] else "") + ": "
-              + " ".join(f"{d}:{n:,}" for d, n in zip(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-                                                       c["day_of_week"])),
-              "arrivals by hour: " + " ".join(f"{h}:{n:,}" for h, n in enumerate(c["hour_of_day"]))]
+    days = " ".join(f"{d}:{n:,}" for d, n in zip(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"), c["day_of_week"]))
+    lines += [""] + _notes("arrivals (jobs) by day of week" + (" (from the log's start)" if c["relative"] else "")
+                           + ": " + days,
+                           "arrivals (jobs) by hour: " + " ".join(f"{h}:{n:,}" for h, n in enumerate(c["hour_of_day"])))
     return "\n".join(lines)
 
 
@@ -558,16 +583,13 @@ def validation(summary: dict) -> str:
     """Per statistic: the log's value, the resampled mean, p5 and p95, and where the log falls."""
     s = summary["settings"]
     rs = s["resampling"]
-    lines = [f"{s['log']}: {s['runs']:,} resampled workloads (seed {rs['seed']}, load {rs['load']:g}, "
-             f"phase {rs['phase']}), each simulated with {s['simulate']['policy'].upper()}", ""]
-    names = list(summary["statistics"])
-    width = max(len(n) for n in names) + 2
-    lines.append(f"{'statistic':<{width}}{'log':>14}{'resampled mean':>16}{'p5':>12}{'p95':>12}{'log at':>8}")
-    for name in names:
-        d = summary["statistics"][name]
+    lines = [*_notes(f"{s['log']}: {count(s['runs'], 'resampled workload')} (seed {rs['seed']}, load {rs['load']:g}, "
+                     f"phase {rs['phase']}), each simulated with {s['simulate']['policy'].upper()}"), ""]
+    rows = []
+    for name, d in summary["statistics"].items():
         at = "-" if d["percentile"] is None else f"p{d['percentile']:.0f}"
-        lines.append(f"{name:<{width}}{_g(d['original']):>14}{_g(d['mean']):>16}{_g(d['p5']):>12}"
-                     f"{_g(d['p95']):>12}{at:>8}")
-    lines += ["", "log at: the share of resampled workloads below the log's value (p50: in the middle; "
-              "p0 or p100: outside them all)"]
+        rows.append([labelled(name)] + [quantities.cell(name, d[k]) for k in ("original", "mean", "p5", "p95")] + [at])
+    lines.append(grid(["statistic", "log", "resampled mean", "p5", "p95", "log at"], rows, gap=2))
+    lines += [""] + _notes("log at: the share of resampled workloads below the log's value (p50: in the middle; "
+                           "p0 or p100: outside them all)")
     return "\n".join(lines)

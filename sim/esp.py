@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from wla.archive.kernel import ranges
+from wla.archive.kernel import ranges, units
 from wla.archive.kernel.errors import InputError, ParameterError, UsageError
 from wla.archive.swf.rawfile import open_regular
 
@@ -123,8 +123,9 @@ def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequen
     full = fraction[row] == 1.0
     ordinary, whole = row[~full], row[full]
     if len(whole) != len(arrivals):
-        raise ParameterError(f"the mix has {len(whole)} full-machine job(s) but {len(arrivals)} arrival time(s) "
-                             "were given ({full_arrivals} T, once per job)", "full_arrivals")
+        given = f"{units.count(len(arrivals), 'arrival time')} {'was' if len(arrivals) == 1 else 'were'} given"
+        raise ParameterError(f"the mix has {units.count(len(whole), 'full-machine job')} but {given} "
+                             "({full_arrivals} T, once per job)", "full_arrivals")
 
     ordinary = ordinary[stream(seed).permutation(len(ordinary))]
     parts = np.array_split(ordinary, batches)

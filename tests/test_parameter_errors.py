@@ -144,11 +144,10 @@ def test_a_grid_is_named_as_the_sweep_takes_it(archive_file):
 
 
 def test_an_option_that_feeds_a_parameter_of_another_name_is_named(archive_file, tmp_path):
-    """The sweep's --plot METRIC is plot_sweep's `metric`; the sweep's own
-    --metric is another option."""
-    r = run_wla("sweep", LOG, "--grid", "load=0.5", "--runs", "0", "--plot", "nope", "-o", tmp_path / "s.png",
+    """The sweep's --metric feeds check_metric's `shown_metric`: the error names --metric."""
+    r = run_wla("sweep", LOG, "--grid", "load=0.5", "--runs", "0", "--plot", tmp_path / "s.png", "--metric", "nope",
                 archive=archive_file)
-    assert r.one_error_line().startswith("wla: --plot takes a metric, one of wait_mean, ")
+    assert r.one_error_line().startswith("wla: --metric is one of wait_mean, ")
 
 
 def test_a_parameter_only_one_command_gives_is_named_with_its_command(archive_file, tmp_path):

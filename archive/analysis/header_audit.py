@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..kernel.clock import DAY
+from ..kernel.units import count
 from ..store.file import Archive
 from .header_times import read_time, write_time
 
@@ -342,8 +343,7 @@ def _consecutive(numbers: _Numbers, facts: dict, explained: bool) -> dict:
     """Job numbers in file order, from 1: gaps are allowed where a Note
     accounts for removed jobs (the Note row says whether it does)."""
     shown = ", ".join(_span(a, b) for a, b in numbers.shown) + (", ..." if numbers.gaps > len(numbers.shown) else "")
-    found = {"missing": (numbers.missing, f"{numbers.missing} missing in {numbers.gaps} "
-                                           f"gap{'s' if numbers.gaps != 1 else ''} ({shown})"),
+    found = {"missing": (numbers.missing, f"{numbers.missing} missing in {count(numbers.gaps, 'gap')} ({shown})"),
              "out of order": (numbers.descents, f"{numbers.descents} out of order (first {numbers.first_descent})"),
              "below 1": (facts["below_one"], f"{facts['below_one']} below 1")}
     data = "; ".join(text for n, text in found.values() if n) or "consecutive"

@@ -64,7 +64,9 @@ def register(part: Part) -> Part:
     return part
 
 
-_compiles = {"listening": False, "told": set(), "skip_blas_probe": False}
+# told: whether this process has said it compiles (once: a second part's
+# compile is part of the same wait); a forked worker inherits it.
+_compiles = {"listening": False, "told": False, "skip_blas_probe": False}
 
 
 def compiling_notice(part: Part) -> str:
@@ -227,13 +229,18 @@ def part_of(module: str) -> Part | None:
 
 
 def _announce(dispatcher: Any) -> None:
-    """The one line before a part of wla compiles: once per part and run,
-    and only when its code will be kept (else NOTE has said it all)."""
+    """The one line before a part of wla compiles: once per process, before
+    its first compile, and only when the code will be kept (else NOTE has
+    said it all)."""
     module = getattr(getattr(dispatcher, "py_func", None), "__module__", "")
     part = part_of(module)
-    if part is None or part.name in _compiles["told"] or not _keeps(dispatcher):
+    if part is None or _compiles["told"] or not _keeps(dispatcher):
         return
-    _compiles["told"].add(part.name)
+    _tell(part)
+
+
+def _tell(part: Part) -> None:
+    _compiles["told"] = True
     print(compiling_notice(part), file=sys.stderr, flush=True)
 
 
@@ -295,12 +302,14 @@ def cache_state(part: Part) -> dict:
 
 def warm(parts: tuple[Part, ...] | None = None) -> list[dict]:
     """Load each part of `parts` (every part registered so far when None)
-    through the path real runs take, compiling (with the notice) the ones
-    the cache lacks; their states after."""
+    through the path real runs take, compiling the ones the cache lacks
+    (each with its notice: a wait asked for, part by part); their states
+    after."""
     parts = PARTS if parts is None else parts
     done: set[str] = set()
     for part in parts:
         if cache_state(part)["state"] != "warm":
+            _tell(part)  # asked to compile them all: each part says so as it starts
             for spec in part.warm:
                 if spec not in done:
                     _function(spec)()

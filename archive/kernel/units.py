@@ -1,7 +1,8 @@
 """Durations a reader can take in at a glance: seconds stay the unit of
 record (the format's), and a large figure also says itself in the unit a
 person would use (`8,597,585 s (99.5 d)`), the same way in every command
-and on the site."""
+and on the site. Counts read the same way everywhere too: the noun agrees
+with the number (`count`)."""
 from __future__ import annotations
 
 import math
@@ -29,3 +30,9 @@ def seconds(value: float) -> str:
         return "-"
     text = f"{value:,.0f} s"
     return f"{text} ({human(value)})" if abs(value) >= 3600 else text
+
+
+def count(n: int, noun: str, nouns: str | None = None) -> str:
+    """`n` things, the noun agreeing with the number: `1 version`, `2
+    versions`, `1,024 jobs`; `nouns` for a plural that is not NOUN + s."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"

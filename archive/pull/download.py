@@ -33,6 +33,7 @@ from typing import Callable
 from urllib.parse import urljoin
 
 from ..kernel.errors import InputError, Unreachable, WlaError, shorten, visible
+from ..kernel.units import count
 from ..swf.rawfile import not_regular
 from .catalog import url_problem
 from .connection import Watch, opener
@@ -118,7 +119,7 @@ def fetch(url: str, target: Path, size: int | None = None, *, limits: Limits, at
         if late or attempt == attempts:
             break
         sleep(wait)
-    tried = f"{attempt} attempt{'s' if attempt != 1 else ''}"
+    tried = count(attempt, "attempt")
     if not answered:
         at = f", {limits.deadline:g} s deadline" if late else ""
         raise Unreachable(f"{visible(url)}: the host did not answer ({tried}{at}): {reason}")

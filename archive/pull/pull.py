@@ -22,6 +22,7 @@ from ..context import archive_path
 from ..kernel import ranges
 from ..kernel.errors import InputError, Unreachable, WlaError, visible
 from ..kernel.progress import Progress, tell
+from ..kernel.units import count
 from ..swf.rawfile import not_regular
 from .catalog import Catalog, Entry, choose_base_url, load_catalog, select
 from .download import ATTEMPTS, BACKOFF, Limits, fetch, part_path
@@ -129,7 +130,7 @@ def pull(
     for host, first in down.items():
         skipped = sum(r.status == "skipped" and _host(r.url) == host for r in results)
         if skipped:
-            first.message += f"; {skipped} more log{'s' if skipped != 1 else ''} from {visible(host)} skipped"
+            first.message += f"; {count(skipped, 'more log')} from {visible(host)} skipped"
     held = [r for r in results if r.status in HELD]
     if held:
         if is_open:

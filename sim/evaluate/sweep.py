@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.progress import Progress, tell
+from wla.archive.kernel.units import count
 
 from ..settings import SimSettings
 from ..simulate import check_settings, simulate
@@ -105,9 +106,9 @@ class SweepResult:
     def warnings(self) -> list[str]:
         from .summary import saturated_note
 
-        count = sum(p["saturated"]["runs"] for p in self.points)
+        saturated = sum(p["saturated"]["runs"] for p in self.points)
         runs = self.settings.get("runs", 0) * len(self.points)
-        note = saturated_note(count, runs, "resampled runs" if self.settings.get("resampling") else "shaken runs")
+        note = saturated_note(saturated, runs, "resampled runs" if self.settings.get("resampling") else "shaken runs")
         return [note] if note else []
 
     def summary(self) -> dict:
@@ -144,7 +145,7 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
     grid_points = points(grids)
     n = len(grid_points)
     if n * (runs + 1) > MAX_SIMULATIONS:
-        raise UsageError(f"{n:,} point{'s' if n > 1 else ''} x {runs + 1:,} runs each (the single and {runs:,} "
+        raise UsageError(f"{count(n, 'point')} x {runs + 1:,} runs each (the single and {runs:,} "
                          f"more) are {n * (runs + 1):,} simulations; a sweep does at most "
                          f"{MAX_SIMULATIONS:,}: fewer points or runs, or several sweeps")
     resampled = resample is not None

@@ -88,9 +88,11 @@ def test_text_shows_each_metric_against_the_original(sp2_archive_file, sp2_workl
     assert r.status == 0, r.err
     for name in METRIC_NAMES:
         assert f"\n{name} " in r.out
-    wait = simulate(sp2_workload).metrics["wait"]["mean"]
-    line = next(x for x in r.out.splitlines() if x.startswith("wait_mean "))
-    assert line.split()[1] == f"{wait:,.0f}"
+    metrics = simulate(sp2_workload).metrics
+    line = next(x for x in r.out.splitlines() if x.startswith("wait_mean (s) "))
+    assert line.split()[2] == f"{metrics['wait']['mean']:,.0f}"
+    line = next(x for x in r.out.splitlines() if x.startswith("utilization (%) "))
+    assert line.split()[2] == f"{100 * metrics['utilization']:.1f}%"  # a fraction in --json, a percentage here
     assert "3 runs, seed 0" in r.out
 
 

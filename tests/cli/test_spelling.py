@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from wla.archive.kernel.errors import ParameterError
+import wla.cli.main  # noqa: F401  (registers the commands spelled below)
 from wla.cli.app import RUN
 from wla.cli.spelling import spelled, told
 
@@ -21,7 +22,10 @@ def test_the_running_command_s_option(running):
     assert spelled("load_factor") == "--load-factor"
     assert spelled("grid") == "--grid"
     assert spelled("journal") == "--save"  # the journal lies beside what --save names
-    assert spelled("metric") == "--plot" and spelled("shown_metric") == "--metric"
+    assert spelled("metric") == "--metric" and spelled("shown_metric") == "--metric"
+    assert spelled("path") == "--plot"  # plot_sweep(result, metric, path)
+    running("stats")
+    assert spelled("directory") == "--plot-dir"  # write_plots(stats, directory, name)
     running("simulate")
     assert spelled("stop_at_last_arrival") == "--stop-at-last-arrival"
     assert spelled("log") == "LOG"  # an argument, as --help shows it

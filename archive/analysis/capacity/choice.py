@@ -16,6 +16,7 @@ from wla.archive.kernel.errors import UsageError
 from ...kernel.clock import local_time, log_clock
 from ...kernel.progress import Parts
 from ...kernel.ranges import MAX_COUNT, MAX_WORKERS, number, whole
+from ...kernel.units import count
 from .programs import Problem, component_problems, solve_all
 from .report import (
     NO_STARTS,
@@ -94,12 +95,12 @@ def _proof(components: pd.DataFrame, gap: dict, objective: str) -> str:
     counts = methods[methods != "optimal"].value_counts()
     if counts.empty:
         return "optimal"
-    why = ", ".join(f"{n:,} program{'s' if n != 1 else ''} {_UNPROVEN[m]}"
+    why = ", ".join(f"{count(n, 'program')} {_UNPROVEN[m]}"
                     for m, n in sorted(counts.items(), key=lambda mn: list(_UNPROVEN).index(mn[0])))
     if objective == "S":
         far = f"at most {_pct(gap['S'])} of utilization above the optimum"
     elif gap["L"]:
-        far = f"at most {gap['L']:,} job{'s' if gap['L'] != 1 else ''} above the optimum"
+        far = f"at most {count(gap['L'], 'job')} above the optimum"
     else:
         far = "the number of jobs is optimal"
     return f"not proven optimal: {why}; {far}"
@@ -141,7 +142,7 @@ def _component_gap(prob: Problem, solution, objective: str) -> float:
 
 def _reason(row, n_comp: int, capacity: int, chosen: str, shares: dict, method: str, gap: float,
             total_ps: float, node_limit: int, size_limit: int, unix_start_time: int | None, tz: str | None) -> str:
-    far = (f"{gap:,} job{'s' if gap != 1 else ''}" if chosen == "L"
+    far = (count(gap, "job") if chosen == "L"
            else f"{math.ceil(gap):,} processor-seconds ({_pct(gap / total_ps if total_ps else 0.0)} of utilization)")
     far = f", at most {far} above this component's optimum"
     note = {"optimal": "",
@@ -153,7 +154,7 @@ def _reason(row, n_comp: int, capacity: int, chosen: str, shares: dict, method: 
             "greedy": f"; not proven optimal: a greedy deletion, the solver found no better one within its limits{far}",
             }[method]
     n = int(row.exceptions)
-    return (f"capacity: component {row.component} of {n_comp} ({n:,} exception{'s' if n != 1 else ''}, "
+    return (f"capacity: component {row.component} of {n_comp} ({count(n, 'exception')}, "
             f"worst {row.worst_excess + capacity:,} processors in use on {capacity:,} at "
             f"{_when(float(row.worst_at), unix_start_time, tz)}); deleted to {_GOALS[chosen]} "
             f"({_shares_text(shares)}){note}")
@@ -250,6 +251,5 @@ def capacity_deletions(jobs: pd.DataFrame, capacity: int, slack: float = 0.0,
     return CapacityChoice(
         applied=True, chosen=chosen, deletions=deletions, **common,
         message=(f"capacity: deleting {len(deletions):,} jobs ({chosen}, {_GOALS[chosen]}) resolves "
-                 f"{n_exc:,} exception{'s' if n_exc != 1 else ''} in {cl.n_comp:,} component"
-                 f"{'s' if cl.n_comp != 1 else ''} ({_shares_text(shares)})"
+                 f"{count(n_exc, 'exception')} in {count(cl.n_comp, 'component')} ({_shares_text(shares)})"
                  f"{'' if proof == 'optimal' else f'; {chosen} {proof}'}"))

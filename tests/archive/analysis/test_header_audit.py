@@ -284,7 +284,7 @@ def test_a_version_counts_its_own_dropped_jobs(altered, tmp_path):
 
 
 def test_the_quality_command_shows_the_audit(altered):
-    run = wla("quality", "kth-maxjobs", KTH, archive=altered)
+    run = wla("quality", "kth-maxjobs", KTH, "--wide", archive=altered)  # each mismatch on one line
     assert run.status == 0, run.err
     tail = run.out.split("\n\nheader audit:\n")[1].splitlines()
     assert tail == [f"{KTH}: the header agrees with the jobs (8 checks)",

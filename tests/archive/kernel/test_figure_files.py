@@ -51,6 +51,6 @@ def test_a_study_s_plot_follows_its_extension_and_a_bad_name_costs_no_run(sp2_ar
                   "--save", tmp_path / "runs.parquet", archive=sp2_archive_file)
     assert refused.one_error_line() == f"wla: {bad}: --plot writes FILE.png, FILE.svg or FILE.pdf"
     assert not bad.exists() and not (tmp_path / "runs.parquet").exists()
-    swept = wla("sweep", "SDSC-SP2-1998-4.2-cln", "--grid", "load=1", "--runs", "0", "--plot", "wait_mean",
-                "-o", tmp_path / "s.bmp", archive=sp2_archive_file)
-    assert swept.one_error_line() == f"wla: {tmp_path / 's.bmp'}: --output writes FILE.png, FILE.svg or FILE.pdf"
+    swept = wla("sweep", "SDSC-SP2-1998-4.2-cln", "--grid", "load=1", "--runs", "0", "--plot", tmp_path / "s.bmp",
+                "--metric", "wait_mean", archive=sp2_archive_file)
+    assert swept.one_error_line() == f"wla: {tmp_path / 's.bmp'}: --plot writes FILE.png, FILE.svg or FILE.pdf"

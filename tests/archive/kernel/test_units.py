@@ -20,3 +20,11 @@ def test_seconds_say_human_units_from_an_hour():
     assert seconds(3599) == "3,599 s"
     assert seconds(3600) == "3,600 s (1.0 h)"
     assert seconds(8_597_585) == "8,597,585 s (99.5 d)"
+
+
+def test_a_count_s_noun_agrees_with_it():
+    from wla.archive.kernel.units import count
+
+    assert [count(n, "version") for n in (0, 1, 2)] == ["0 versions", "1 version", "2 versions"]
+    assert count(12_345, "job") == "12,345 jobs" and count(1, "match", "matches") == "1 match"
+    assert count(3, "match", "matches") == "3 matches"

@@ -230,7 +230,8 @@ def test_ls_shows_versions_under_their_original(kinds_archive):
     assert r.status == 0, r.err
     lines = r.out.splitlines()
     width = len(f"  {SP2}@v1-status")
-    assert lines[0].startswith("name".ljust(width) + " first_submit_date")
+    assert lines[0].startswith("name".ljust(width) + " first submit last submit")
+    assert max(map(len, lines)) <= 100  # one table, no second block
     names = [line[:width].rstrip() for line in lines[1:23]]  # 20 logs, 2 versions
     at = names.index(SP2)
     assert names[at:at + 3] == [SP2, f"  {SP2}@v1", f"  {SP2}@v1-status"]
@@ -254,8 +255,8 @@ def test_ls_without_versions_is_the_table_alone(tmp_path):
     cli("ingest", str(data_dir() / "NASA-iPSC-1993-3-head228.swf.gz"), archive=arc)
     r = cli("ls", archive=arc)
     assert r.out.splitlines() == [
-        "name                     first_submit_date last_submit_date months machine_size users jobs utilization",
-        "NASA-iPSC-1993-3-head228        1993-10-01       1993-10-01    0.0          128    13  228       84.1%",
+        "name                     first submit last submit months procs users jobs utilization",
+        "NASA-iPSC-1993-3-head228   1993-10-01  1993-10-01    0.0   128    13  228       84.1%",
     ]
     [row] = json.loads(cli("ls", "--json", archive=arc).out)
     assert {k: row[k] for k in ("name", "kind", "original", "version", "converted_from", "jobs")} == {

@@ -246,14 +246,15 @@ def test_the_plot_is_a_png_and_the_same_bytes_twice(sp2_archive_file, tmp_path):
     a, b = tmp_path / "a.png", tmp_path / "b.png"
     for path in (a, b):
         r = wla("sweep", LOG, "--grid", "estimate=last:1..3", "--runs", "2", "--workers", "1",
-                "--plot", "bounded_slowdown_mean", "-o", path, archive=sp2_archive_file)
+                "--plot", path, "--metric", "bounded_slowdown_mean", archive=sp2_archive_file)
         assert r.status == 0, r.err
     assert a.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and a.read_bytes() == b.read_bytes()
 
 
 @pytest.mark.parametrize("args, words", [
     ([], "at least one --grid"),
-    (["--grid", "load=1", "--plot", "wait_mean"], "go together"),
+    (["--grid", "load=1", "--plot", "wait_mean"], "--plot takes the figure's file: --plot FILE.png --metric wait_mean"),
+    (["--grid", "load=1", "-o", "s.png"], "sweep draws --metric to --plot FILE"),
     (["--grid", "load=1", "--resume"], "--resume finishes"),
     (["--grid", "policy=easy", "--policy", "fcfs"], "swept by a --grid"),
     (["--grid", "load=1", "--metric", "speed"], "--metric is one of"),

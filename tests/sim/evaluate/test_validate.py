@@ -56,7 +56,7 @@ def test_each_row_is_its_workload_measured_alone_and_workers_do_not_matter(sourc
 
 
 def test_stats_counts_arrivals_by_local_day_and_hour_as_pandas(sp2_archive_file, tmp_path):
-    r = wla("stats", LOG, "--json", "--plot", tmp_path / "figs", archive=sp2_archive_file)
+    r = wla("stats", LOG, "--json", "--plot-dir", tmp_path / "figs", archive=sp2_archive_file)
     assert r.status == 0, r.err
     data = json.loads(r.out)
     jobs = pandas_log(LOG)
@@ -76,9 +76,10 @@ def test_validate_command_saves_prints_and_draws(sp2_archive_file, tmp_path):
     path.write_bytes(sp2_archive_file.read_bytes())
     out = tmp_path / "v.parquet"
     r = wla("validate", LOG, "--runs", "2", "--weeks", "20", "--workers", "1", "--save", out,
-            "--plot", tmp_path / "v", archive=path)
+            "--plot-dir", tmp_path / "v", archive=path)
     assert r.status == 0, r.err
-    assert "2 resampled workloads (seed 0, load 1, phase activity), each simulated with EASY" in r.out
+    said = " ".join(r.out.split())  # the sentence may wrap at 100 columns
+    assert "2 resampled workloads (seed 0, load 1, phase activity), each simulated with EASY" in said
     t = pd.read_parquet(out)
     assert len(t) == 3 and t.workload_seed.tolist() == [-1, run_seed(0, 1), run_seed(0, 2)]
     line = next(x for x in r.out.splitlines() if x.startswith("stack_depth_run "))

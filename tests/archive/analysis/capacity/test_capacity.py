@@ -359,7 +359,8 @@ def test_the_text_says_not_proven_optimal(tmp_path):
         f"{j} 0 0 10 6 -1 -1 6 -1 -1 1 1 1 -1 -1 -1 -1 -1\n" for j in (1, 2, 3)))
     with open_archive(tmp_path / "a.duckdb", write=True) as a:
         ingest(a, [swf])
-    out = wla("capacity", "xyz", "--size-limit", "1", "--threshold", "1", archive=tmp_path / "a.duckdb")
+    out = wla("capacity", "xyz", "--size-limit", "1", "--threshold", "1", "--wide",  # each line whole
+              archive=tmp_path / "a.duckdb")
     assert out.status == 0, out.err
     assert ("L: 2 jobs, 66.7% of jobs, 66.7% of utilization (not proven optimal: 1 program too large "
             "to solve whole; at most 1 job above the optimum)") in out.out.splitlines()

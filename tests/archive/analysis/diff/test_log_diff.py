@@ -151,7 +151,7 @@ def test_the_nasa_head_against_the_cleaned_log(small):
 def test_a_rejected_line_is_counted_not_compared(small):
     path, done = small
     run = wla("diff", PUBLISHED, COPY, archive=path)
-    assert "B has 1 lines its lenient ingest rejected (not compared; they are in the table rejects)" in run.out
+    assert "B has 1 line its lenient ingest rejected (not compared; they are in the table rejects)" in run.out
     n = len(done["dropped"]) + 1  # the line of `lost` was rejected: only in A too
     assert f"{n} only in A, 0 only in B" in run.out
 
