@@ -255,7 +255,8 @@ def main() -> None:
                                      cluster_logs[0]))
                 # Dask's nanny gives its workers MALLOC_TRIM_THRESHOLD_=65536, which fixes glibc's mmap
                 # threshold: every array over 128 KiB is then mapped and unmapped afresh, and a CTC run
-                # takes 2.5 times as long. The workers get glibc's own thresholds back (docs/pages/reference/benchmarks.md).
+                # takes 2.5 times as long. The workers get glibc's own thresholds back
+                # (docs/pages/reference/benchmarks.md).
                 config = Path(tmp) / "dask-config"
                 config.mkdir()
                 (config / "malloc.yaml").write_text(DASK_MALLOC)

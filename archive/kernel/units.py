@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 
+from .clock import DAY
+
 # From the largest down: the first unit the duration reaches is the one used.
-_UNITS = (("y", 365 * 86400.0), ("d", 86400.0), ("h", 3600.0), ("min", 60.0))
+_UNITS = (("y", 365.0 * DAY), ("d", float(DAY)), ("h", 3600.0), ("min", 60.0))
 
 
 def human(seconds: float) -> str:

@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from wla.archive.kernel.clock import DAY
 from wla.archive.kernel.plot import count_axis, save
 from wla.archive.kernel.processors import job_processors
 
@@ -31,8 +32,8 @@ def run_bins(run: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # Run-time ticks a person reads at a glance, in seconds and as written.
-RUN_TICKS = ((1, "1 s"), (10, "10 s"), (60, "1 min"), (600, "10 min"), (3600, "1 h"), (86400, "1 d"),
-             (864000, "10 d"), (8640000, "100 d"), (86400000, "1,000 d"))
+RUN_TICKS = ((1, "1 s"), (10, "10 s"), (60, "1 min"), (600, "10 min"), (3600, "1 h"), (DAY, "1 d"),
+             (10 * DAY, "10 d"), (100 * DAY, "100 d"), (1000 * DAY, "1,000 d"))
 
 
 def _size_ticks(edges: np.ndarray) -> tuple[np.ndarray, list[str]]:
