@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-
 from wla.archive.kernel.units import count
 
 from . import options, progress

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from wla.archive.kernel.errors import ParameterError
 import wla.cli.main  # noqa: F401  (registers the commands spelled below)
+from wla.archive.kernel.errors import ParameterError
 from wla.cli.app import RUN
 from wla.cli.spelling import spelled, told
 
