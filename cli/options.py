@@ -101,7 +101,8 @@ Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this pre
 # -- files -------------------------------------------------------------------------------
 
 OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
-Plot = typer.Option(None, "--plot", readable=False, metavar="FILE", help="Draw the figure to this file: .png, .svg or .pdf")
+Plot = typer.Option(None, "--plot", readable=False, metavar="FILE",
+                    help="Draw the figure to this file: .png, .svg or .pdf")
 Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------
@@ -238,7 +239,8 @@ ResampleName = typer.Option(None, "--name", show_default=False,
 StackMatch = from_library('stack', "--stack-match", source="wla.sim.evaluate.validate:log_statistics.match",
                           also=("wla.sim.evaluate.validate:validate.match",
                                 "wla.archive.analysis.stats.collect:workload_statistics.match",
-                                "wla.archive.analysis.stats.locality:stack_depth.match"), metavar="RULE", callback=lowered,
+                                "wla.archive.analysis.stats.locality:stack_depth.match"),
+                          metavar="RULE", callback=lowered,
                           help="When a run or requested time matches one on the locality stack: stack (within 5% "
                                "of the stacked value, the resampling paper's reading) or ratio (the smaller over "
                                "the larger at least 0.95)")
