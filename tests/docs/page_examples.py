@@ -28,7 +28,9 @@ examples are left out of the page's default run and run in the slow step,
 on an archive of the logs the comment names.
 
 Run as a script, this prints what each example of a page prints now, to
-update the page with: `python tests/docs/page_examples.py docs/pages/X.md`.
+update the page with: `python tests/docs/page_examples.py docs/pages/X.md`;
+with `--update` it also writes each whole output that changed into the page
+(excerpts it names, for a person to edit), after a deliberate change.
 """
 from __future__ import annotations
 
@@ -270,6 +272,30 @@ def _inside(cwd: Path):
         os.chdir(before)
 
 
+def update(page: Path, printed: dict[int, str]) -> list[str]:
+    """Write what each example printed (by its line) below it on the page,
+    where the page shows the whole output (no `...` excerpt): the page's own
+    record after a deliberate change of output. The examples it could not
+    rewrite, excerpts, are returned for a person to edit."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    by_line = {e.line: e for e in examples(page)}
+    left = []
+    for at in sorted(printed, reverse=True):
+        e = by_line[at]
+        if mismatch(e, printed[at]) is None:
+            continue
+        if any("..." in w for w in e.expected):
+            left.append(str(e))
+            continue
+        first = at  # the line after the command (and its continuation lines)
+        while lines[first - 1].endswith("\\"):
+            first += 1
+        actual = [ln.rstrip() for ln in printed[at].rstrip().splitlines()]
+        lines[first:first + len(e.expected)] = actual
+    page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return left
+
+
 if __name__ == "__main__":
     import tempfile
 
@@ -277,8 +303,10 @@ if __name__ == "__main__":
     from real_logs import data_dir
 
     os.environ.pop("WLA_ARCHIVE", None)
-    wanted = [Path(p).resolve() for p in sys.argv[1:]] or pages()
+    rewrite = "--update" in sys.argv[1:]
+    wanted = [Path(p).resolve() for p in sys.argv[1:] if p != "--update"] or pages()
     for page in wanted:
+        outputs: dict[int, str] = {}
         with tempfile.TemporaryDirectory() as tmp:
             cwd = workspace(Path(tmp), data_dir())
             if start(page) == "logs":
@@ -287,7 +315,10 @@ if __name__ == "__main__":
                 for ex in examples(page):
                     if ex.kind == "shown" or ex.slow:
                         continue
-                    printed = run(ex, cwd)
+                    printed = outputs[ex.line] = run(ex, cwd)
                     bad = mismatch(ex, printed)
                     print(f"== {ex} {'ok' if bad is None else 'DIFFERS'}")
                     print(printed.rstrip())
+        if rewrite:
+            for left in update(page, outputs):
+                print(f"!! an excerpt, to edit by hand: {left}")

@@ -75,7 +75,12 @@ def test_the_slow_examples_print_what_their_page_shows(page, tmp_path, monkeypat
     ran, differ = run_page(page, cwd, data_dir(), slow=True)
     assert ran >= 1
     assert not differ, "\n\n".join(differ)
-    for png in re.findall(r"-o (\S+\.png)", "\n".join(e.text for e in examples(page) if e.slow)):
+    commands = "\n".join(e.text for e in examples(page) if e.slow)
+    drawn = re.findall(r"--plot (\S+\.png)", commands)
+    drawn += [f"{folder}/{png}" for folder in re.findall(r"--plot-dir (\S+)", commands)
+              for png in ("histograms.png", "pox.png")]
+    assert drawn
+    for png in drawn:
         assert (cwd / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
 
 
