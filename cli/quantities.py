@@ -39,12 +39,20 @@ def number(x: float | None) -> str:
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}"
 
 
+def percent(x: float) -> str:
+    """A fraction as a percentage: one decimal from 1% up (82.5%), two
+    significant digits below it, so that a small difference or spread is
+    not shown as 0.0% (-0.53%, 0.0054%); exactly 0 is 0.0%."""
+    v = 100 * x
+    return f"{v:.1f}%" if v == 0 or abs(v) >= 1 or abs(v) < 1e-4 else f"{v:.2g}%"
+
+
 def cell(name: str, x: float | None) -> str:
     """The figure in a table whose row or column says the unit: a fraction as
     a percentage, anything else as `number` writes it."""
     if x is None or x != x:
         return "-"
-    return f"{100 * x:.1f}%" if unit(name) == PERCENT else number(x)
+    return percent(x) if unit(name) == PERCENT else number(x)
 
 
 def said(name: str, x: float | None) -> str:
@@ -54,7 +62,7 @@ def said(name: str, x: float | None) -> str:
         return "-"
     u = unit(name)
     if u == PERCENT:
-        return f"{100 * x:.1f}%"
+        return percent(x)
     if u == SECONDS and abs(x) >= 3600:
         return f"{number(x)} s ({human(x)})"
     return f"{number(x)} {u}".rstrip()

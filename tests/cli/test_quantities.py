@@ -19,3 +19,14 @@ def test_seconds_say_days_when_large_and_fractions_are_percentages():
     assert quantities.said("weekend_share", 0.25) == "25.0%" and quantities.cell("utilization", 0.8246) == "82.5%"
     assert quantities.said("hurst", 0.8019) == "0.8019" and quantities.said("users", 13.0) == "13 users"
     assert quantities.said("hurst", None) == quantities.cell("wait_mean", float("nan")) == "-"
+
+
+def test_a_small_percentage_keeps_two_significant_digits():
+    from wla.cli.quantities import percent
+
+    assert percent(0.8246) == "82.5%"
+    assert percent(0.01) == "1.0%"
+    assert percent(-0.005255) == "-0.53%"  # compare's utilization difference, B - A
+    assert percent(5.437e-05) == "0.0054%"  # a spread of shaken utilizations
+    assert percent(0.0) == "0.0%"
+    assert percent(1e-9) == "0.0%"
