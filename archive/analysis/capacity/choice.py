@@ -250,6 +250,6 @@ def capacity_deletions(jobs: pd.DataFrame, capacity: int, slack: float = 0.0,
     proof = _proof(table, gap, chosen)
     return CapacityChoice(
         applied=True, chosen=chosen, deletions=deletions, **common,
-        message=(f"capacity: deleting {len(deletions):,} jobs ({chosen}, {_GOALS[chosen]}) resolves "
+        message=(f"capacity: deleting {count(len(deletions), 'job')} ({chosen}, {_GOALS[chosen]}) resolves "
                  f"{count(n_exc, 'exception')} in {count(cl.n_comp, 'component')} ({_shares_text(shares)})"
                  f"{'' if proof == 'optimal' else f'; {chosen} {proof}'}"))

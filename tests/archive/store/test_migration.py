@@ -176,7 +176,7 @@ def test_the_command_line_migrates_and_reads_the_archive(old_archive):
     assert out.status == 0 and out.out == f"{LOG}@v2 is published and its recipe is unchanged; nothing to do\n"
     with open_archive(old_archive) as a:
         assert schema_version(a.con) == SCHEMA_VERSION
-    out = wla("versions", archive=old_archive)
+    out = wla("versions", "--wide", archive=old_archive)
     assert out.status == 0 and [line.split()[0] for line in out.out.splitlines()[1:]] == \
         [f"{LOG}@v1", f"{LOG}@v2", f"{LOG}@v3"]
     out = wla("why", LOG, "100", archive=old_archive)

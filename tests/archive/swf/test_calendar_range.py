@@ -296,7 +296,7 @@ def test_analysis_commands(edges, name):
 def test_capacity_solves_on_a_tiny_log_at_the_edge(edges):
     out = ok(wla("capacity", "edge-west", "--threshold", "1", "--node-limit", "100", archive=edges / "a.duckdb"))
     # jobs 1 and 3 overlap on [50, 100) with 12 processors of 8: one goes
-    assert "1 exceptions in 1 components" in out and "capacity: deleting 1 jobs" in out, out
+    assert "1 exception in 1 component" in out and "capacity: deleting 1 job (L" in out, out
 
 
 @pytest.mark.parametrize("name", [*EDGES, REAL])

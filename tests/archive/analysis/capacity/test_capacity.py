@@ -446,8 +446,10 @@ def test_the_command_and_a_recipe_refuse_a_log_without_start_times(tmp_path):
     assert wla("ingest", data_dir() / f"{name}.swf.gz", archive=archive).status == 0
     r = wla("capacity", name, archive=archive)
     assert r.status == 0
-    assert r.out.strip() == (f"{name} on 128 processors: capacity cannot be judged without start times "
-                             "(no job has a known wait); the capacity rule does not run on it")
+    # One sentence, wrapped at 100 columns as every text line is.
+    assert " ".join(r.out.split()) == (f"{name} on 128 processors: capacity cannot be judged without start times "
+                                       "(no job has a known wait); the capacity rule does not run on it")
+    assert max(map(len, r.out.splitlines())) <= 100
     data = json.loads(wla("capacity", name, "--json", archive=archive).out)
     assert data["report"]["judged"] is False and "rule" not in data
     recipe = tmp_path / "nasa.toml"
