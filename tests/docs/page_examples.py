@@ -1,7 +1,7 @@
 """The examples of a documentation page (docs/pages/*.md, or the README),
 read out of it and run as a reader would, in order.
 
-Every line `$ wla ...` of a `sh` block is a command; the lines after it, up
+Every line `$ wla ...` of a `console` (or `sh`) block is a command; the lines after it, up
 to the next `$` line or the end of the block, are what it prints. A command
 that shows nothing is still run and must succeed. `$ zcat ...` lines run in
 a shell; any other `$` line (sacct, on the user's cluster) is shown only.
@@ -20,7 +20,7 @@ project; `schema` and `tests` there are the project's), starting from:
 - `empty`: no archive at all.
 A page names its start in a comment the site does not show,
 `<!-- examples start from: empty -->`, and says it in words too. What else
-a page needs (a version an earlier page built) it shows: a `sh` block of
+a page needs (a version an earlier page built) it shows: a `console` block of
 commands without output near its top, run like any other example.
 
 A block preceded by `<!-- slow: LOG, LOG -->` holds studies of minutes: its
@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "docs" / "pages"
 README = ROOT / "README.md"
 STARTS = ("logs", "empty")
+SHELL = ("console", "sh")  # a session (prompt and output), or commands alone
 _START = re.compile(r"<!-- examples start from: (\w+) -->")
 _SLOW = re.compile(r"<!-- slow: ([^>]*?) -->")
 _DURATION = re.compile(r"\bin \d+(?:\.\d+)? s\b")
@@ -109,7 +110,7 @@ def examples(page: Path) -> list[Example]:
             end += 1
         body = lines[begin:end]
         made = ([Example(label, begin + 1, "python", "\n".join(body))] if lang == "python"
-                else _shell(label, body, begin + 1) if lang == "sh" else [])
+                else _shell(label, body, begin + 1) if lang in SHELL else [])
         for e in made:
             e.slow = slow
         found.extend(made)
