@@ -307,11 +307,13 @@ def warm(parts: tuple[Part, ...] | None = None) -> list[dict]:
     after."""
     parts = PARTS if parts is None else parts
     done: set[str] = set()
-    for part in parts:
-        if cache_state(part)["state"] != "warm":
-            _tell(part)  # asked to compile them all: each part says so as it starts
-            for spec in part.warm:
-                if spec not in done:
-                    _function(spec)()
-                    done.add(spec)
+    # The cold ones as asked: a part compiled on the way by an earlier one's
+    # callers is still named, as the wait it was.
+    cold = [part for part in parts if cache_state(part)["state"] != "warm"]
+    for part in cold:
+        _tell(part)  # asked to compile them all: each part says so as it starts
+        for spec in part.warm:
+            if spec not in done:
+                _function(spec)()
+                done.add(spec)
     return [cache_state(part) for part in parts]
