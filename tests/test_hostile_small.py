@@ -79,6 +79,7 @@ def test_a_recipe_has_at_most_max_steps():
         parse_recipe(_recipe(MAX_STEPS + 1), "r.toml")
 
 
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_no_numpy_warning_before_the_one_line(tmp_path):
     """A log written as UTF-16 (no byte-order mark) reads as fields whose
     arithmetic overflows; the answer is wla's line only, every time."""

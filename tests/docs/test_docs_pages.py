@@ -138,7 +138,7 @@ def test_ci_runs_the_readme_s_test_command():
     assert " && ".join(lines) in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-@pytest.mark.long
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_the_readme_s_main_job_runs_as_pasted(tmp_path, monkeypatch):
     """The README's main job, pasted into a shell beside ../shared/data/swf:
     its lines after the venv's set-up (done here already), with the venv's wla."""

@@ -257,7 +257,7 @@ def test_flurry_plot_is_reproducible(real_archive, tmp_path):
     assert (tmp_path / "hand.png").stat().st_size > 0
 
 
-@pytest.mark.long
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_quality_report_counts_the_candidates_flurries_finds(real_archive):
     from wla.archive.analysis.quality import quality
 

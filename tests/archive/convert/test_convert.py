@@ -556,7 +556,7 @@ def expected_swf(jobs: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("log", [
-    "SDSC-SP2-1998-4.2-cln",  # waits and runs known; fractional CPU times
+    pytest.param("SDSC-SP2-1998-4.2-cln", marks=pytest.mark.slow),  # waits and runs known; fractional CPU times
     "HPC2N-2002-2.2-head3170",  # uncleaned: runs missing where CPU time is known
     pytest.param("LLNL-Thunder-2007-1.1-cln", marks=pytest.mark.slow),  # no waits at all; submits out of order
 ])

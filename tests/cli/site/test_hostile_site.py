@@ -80,6 +80,7 @@ def test_a_rebuild_keeps_the_files_a_user_added(made, tmp_path):
     assert built(made, out, ONE) == {**site_files, **mine}
 
 
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_a_user_file_survives_two_rebuilds(made, tmp_path):
     out = tmp_path / "s"
     built(made, out, ONE)
@@ -183,6 +184,7 @@ def test_no_write_follows_a_symlink(made, tmp_path, target):
     assert state(out) == before and state(elsewhere) == theirs and victim.read_text() == "theirs\n"
 
 
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_a_symlinked_folder_the_site_has_not_written_yet_is_refused(made, tmp_path):
     """The first build wrote no version; a link where versions go is found
     before anything is written."""

@@ -144,7 +144,7 @@ def test_the_filter_box_keeps_the_rows_that_match(browser, made):
     assert shown_names(browser) == [f"{CLEANED}@{DRAFT}", f"{CLEANED}@{PUBLISHED}"]  # as `wla ls` orders them
 
 
-@pytest.mark.parametrize("site", ["several", "made"])
+@pytest.mark.parametrize("site", [pytest.param("several", marks=pytest.mark.slow), "made"])
 def test_the_index_fits_a_1280_by_800_window(browser, site, request):
     """Every column of the index in view, nothing to scroll sideways: not the
     page, not the catalog's own scrolling box."""

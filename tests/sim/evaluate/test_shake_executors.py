@@ -184,7 +184,7 @@ with executor(dask=sys.argv[1]) as ex:
 """
 
 
-@pytest.mark.long
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_dask_cluster_matches_this_process(real_archive, here, dask_cluster, tmp_path):
     """On a real Dask cluster (scheduler and workers in other processes, the
     study scattered to them, `wla shake --dask`) both studies give this

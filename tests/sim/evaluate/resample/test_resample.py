@@ -173,6 +173,7 @@ def test_arrivals_and_rare_behavior_users_come_at_the_asked_rates(sp2_archive_fi
         plan(src.pools, src.jobs.submit.to_numpy(), ResampleSettings(rb_npw=rate + 1))
 
 
+@pytest.mark.slow  # seconds of a worker; CI's slow step runs it
 def test_a_workload_of_default_length_holds_the_logs_jobs_on_average(sp2):
     """Over 200 seeds the mean job count is within 3 standard errors of the
     log's 59,715; at the 106 calendar weeks the log touches it is 4% more."""
