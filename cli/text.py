@@ -380,7 +380,7 @@ def _g(x: float | None) -> str:
 def _pct_text(value: float | None, signed: bool = False) -> str:
     if value is None:
         return "-"
-    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+    return f"{100 * value:+.1f}%" if signed else f"{100 * value:.1f}%"
 
 
 CUT_NOTE = ("*: the interval reached the metric's range (wait, response, throughput >= 0; bounded "
@@ -415,12 +415,12 @@ def shaking(summary: dict) -> str:
              f"{count(s['runs'], 'run')}, seed {sh['seed']}", ""]
     rows = []
     for name, m in summary["summaries"].items():
-        span = "-" if m["span_low_pct"] is None else \
-            f"{_pct_text(m['span_low_pct'])} to {_pct_text(m['span_high_pct'])}"
+        span = "-" if m["span_low"] is None else \
+            f"{_pct_text(m['span_low'])} to {_pct_text(m['span_high'])}"
         near = "-" if m["concentration"] is None else f"{m['concentration']:.0%}"
         rows.append([labelled(name), quantities.cell(name, m["original"]), quantities.cell(name, m["mean"]),
                      quantities.cell(name, m["std"]), _interval(m, name), span,
-                     _pct_text(m["distance_pct"], True), near])
+                     _pct_text(m["distance"], True), near])
     lines.append(grid(["metric", "original", "shaken mean", "std", "95% CI of the mean", "span p5-p95 (% of O)",
                        "distance", "within 1%"], rows, gap=2))
     lines.append("")
@@ -455,7 +455,7 @@ def sweep(summary: dict, metric: str) -> str:
     for pt in summary["points"]:
         m = pt["metrics"][metric]
         row = [str(pt[n]) for n in names] + [quantities.cell(metric, m["original"]), quantities.cell(metric, m["mean"]),
-                                             _interval(m, metric), _pct_text(m["distance_pct"], True)]
+                                             _interval(m, metric), _pct_text(m["distance"], True)]
         if rs is not None:
             util = pt["metrics"]["utilization"]["mean"]
             row += [f"{pt['saturated']['runs'] / max(s['runs'], 1):.0%}", quantities.cell("utilization", util)]

@@ -96,8 +96,9 @@ def t_quantile(df: int, p: float = 0.5 + CONFIDENCE / 2) -> float:
     return float(stdtrit(df, p))
 
 
-def _pct(x: float, o: float) -> float | None:
-    return None if o == 0 or not math.isfinite(o) or not math.isfinite(x) else 100.0 * x / o
+def _share(x: float, o: float) -> float | None:
+    """x as a fraction of o (0.05: 5%), as every share in wla's JSON is."""
+    return None if o == 0 or not math.isfinite(o) or not math.isfinite(x) else x / o
 
 
 def difference_range(name: str) -> tuple[float, float]:
@@ -125,8 +126,8 @@ def summarize(values: np.ndarray, original: float, bounds: tuple[float, float] =
     v = v[~np.isnan(v)]
     n = len(v)
     out: dict = {"original": None if math.isnan(original) else original, "runs": n, "mean": None, "std": None,
-                 "ci_low": None, "ci_high": None, "ci_cut": None, "p5": None, "p95": None, "span_low_pct": None,
-                 "span_high_pct": None, "distance_pct": None, "concentration": None}
+                 "ci_low": None, "ci_high": None, "ci_cut": None, "p5": None, "p95": None, "span_low": None,
+                 "span_high": None, "distance": None, "concentration": None}
     if n == 0:
         return out
     mean = float(v.mean())
@@ -135,8 +136,8 @@ def summarize(values: np.ndarray, original: float, bounds: tuple[float, float] =
         lo, hi, cut = t_interval(v, bounds)
         out.update(std=float(v.std(ddof=1)), ci_low=lo, ci_high=hi, ci_cut=cut)
     p5, p95 = (float(x) for x in np.percentile(v, [5, 95]))
-    out.update(p5=p5, p95=p95, span_low_pct=_pct(p5, original), span_high_pct=_pct(p95, original))
+    out.update(p5=p5, p95=p95, span_low=_share(p5, original), span_high=_share(p95, original))
     if math.isfinite(original):
-        out["distance_pct"] = _pct(mean - original, original)
+        out["distance"] = _share(mean - original, original)
         out["concentration"] = float(np.mean(np.abs(v - original) <= NEAR * abs(original)))
     return out

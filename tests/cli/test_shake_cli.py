@@ -58,7 +58,7 @@ def test_the_saved_runs_give_the_printed_summaries(sp2_archive_file, tmp_path):
         half = stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
         assert s["ci_low"] == pytest.approx(v.mean() - half, rel=1e-9)
         assert s["p95"] == pytest.approx(v.quantile(0.95), rel=1e-12)
-        assert s["distance_pct"] == pytest.approx(100 * (v.mean() - o) / o, rel=1e-9)
+        assert s["distance"] == pytest.approx((v.mean() - o) / o, rel=1e-9)
         assert s["concentration"] == pytest.approx(((v - o).abs() <= 0.01 * abs(o)).mean())
     settings = parquet_settings(out)["settings"]["shaking"]
     assert (settings["attribute"], settings["mode"], settings["degree"], settings["jobs_pct"]) == (

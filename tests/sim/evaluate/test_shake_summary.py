@@ -35,8 +35,8 @@ def test_four_runs_around_ten():
     assert s["std"] == approx(math.sqrt(5 / 3))
     assert s["ci_low"] == approx(10.5 - half) and s["ci_high"] == approx(10.5 + half)
     assert s["p5"] == approx(9.15) and s["p95"] == approx(11.85)
-    assert s["span_low_pct"] == approx(91.5) and s["span_high_pct"] == approx(118.5)
-    assert s["distance_pct"] == approx(5.0)
+    assert s["span_low"] == approx(0.915) and s["span_high"] == approx(1.185)
+    assert s["distance"] == approx(0.05)
     assert s["concentration"] == 0.25
 
 
@@ -53,8 +53,8 @@ def test_two_runs_use_one_degree_of_freedom():
     assert s["std"] == approx(math.sqrt(2))
     assert s["ci_low"] == approx(2 - T_975_1) and s["ci_high"] == approx(2 + T_975_1)
     assert s["p5"] == approx(1.1) and s["p95"] == approx(2.9)
-    assert s["span_low_pct"] == approx(55.0) and s["span_high_pct"] == approx(145.0)
-    assert s["distance_pct"] == 0.0 and s["concentration"] == 0.0
+    assert s["span_low"] == approx(0.55) and s["span_high"] == approx(1.45)
+    assert s["distance"] == 0.0 and s["concentration"] == 0.0
 
 
 def test_concentration_counts_runs_within_one_percent_inclusive():
@@ -70,7 +70,7 @@ def test_original_zero_has_no_percentages():
     assert s["original"] == 0.0 and s["runs"] == 4
     assert s["mean"] == 0.0
     assert s["std"] == approx(math.sqrt(2 / 3))
-    assert s["span_low_pct"] is None and s["span_high_pct"] is None and s["distance_pct"] is None
+    assert s["span_low"] is None and s["span_high"] is None and s["distance"] is None
     assert s["concentration"] == 0.5
     assert s["p5"] == approx(-1 + 0.15 * 1) and s["p95"] == approx(0 + 0.85 * 1)  # positions 0.15, 2.85
 
@@ -81,8 +81,8 @@ def test_a_single_run_has_no_spread():
     assert s["runs"] == 1 and s["mean"] == 7.0
     assert s["std"] is None and s["ci_low"] is None and s["ci_high"] is None
     assert s["p5"] == 7.0 and s["p95"] == 7.0
-    assert s["span_low_pct"] == approx(140.0) and s["span_high_pct"] == approx(140.0)
-    assert s["distance_pct"] == approx(40.0)
+    assert s["span_low"] == approx(1.4) and s["span_high"] == approx(1.4)
+    assert s["distance"] == approx(0.4)
     assert s["concentration"] == 0.0
 
 
@@ -98,8 +98,8 @@ def test_no_runs_at_all():
     """All runs NaN: nothing to say, but the original is still reported."""
     s = summarize(np.array([np.nan, np.nan]), 3.0)
     assert s["runs"] == 0 and s["original"] == 3.0
-    for key in ("mean", "std", "ci_low", "ci_high", "p5", "p95", "span_low_pct", "span_high_pct",
-                "distance_pct", "concentration"):
+    for key in ("mean", "std", "ci_low", "ci_high", "p5", "p95", "span_low", "span_high",
+                "distance", "concentration"):
         assert s[key] is None, key
 
 
@@ -107,7 +107,7 @@ def test_unknown_original():
     """O is NaN (the unshaken run had no value): no comparison with it."""
     s = summarize(np.array([9.0, 10.0, 11.0, 12.0]), math.nan)
     assert s["original"] is None and s["mean"] == approx(10.5)
-    assert s["span_low_pct"] is None and s["distance_pct"] is None and s["concentration"] is None
+    assert s["span_low"] is None and s["distance"] is None and s["concentration"] is None
 
 
 def test_t_quantiles():
