@@ -18,10 +18,11 @@ from matplotlib.ticker import Formatter, LogFormatter, LogFormatterSciNotation, 
 
 from .clock import DAY, LogClock
 from .figure_files import figure_format
+from .units import UNITS
 
-HOUR, MINUTE = 3600.0, 60.0
-# From the largest down: durations are drawn in the first unit they reach twice.
-_DURATIONS = (("d", DAY), ("h", HOUR), ("min", MINUTE))
+# The text's units but years (an axis of years reads as days): durations are
+# drawn in the first unit they reach twice, from the largest down.
+_DURATIONS = tuple(u for u in UNITS if u[0] != "y")
 
 
 def plain(value: float) -> str:

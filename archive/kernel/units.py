@@ -10,7 +10,7 @@ import math
 from .clock import DAY
 
 # From the largest down: the first unit the duration reaches is the one used.
-_UNITS = (("y", 365.0 * DAY), ("d", float(DAY)), ("h", 3600.0), ("min", 60.0))
+UNITS = (("y", 365.0 * DAY), ("d", float(DAY)), ("h", 3600.0), ("min", 60.0))
 
 
 def human(seconds: float) -> str:
@@ -19,7 +19,7 @@ def human(seconds: float) -> str:
     if seconds is None or (isinstance(seconds, float) and not math.isfinite(seconds)):
         return "-"
     size = abs(float(seconds))
-    for unit, scale in _UNITS:
+    for unit, scale in UNITS:
         if size >= scale:
             return f"{seconds / scale:.1f} {unit}"
     return f"{seconds:.0f} s" if size >= 1 or seconds == 0 else f"{seconds:.2g} s"
