@@ -53,6 +53,9 @@ class SimSettings(Settings):
     ties: str = setting("log", "Simultaneous arrivals: log (log order) or reverse", choices=TIES, what="tie order")
     passes: str = setting("instant", "instant: one scheduling pass per instant, after all its events; event: one "
                                      "per event", choices=PASSES, what="pass rule")
+    feedback: bool = setting(False, "Submit each job that depends on another (fields 17/18) at that job's "
+                                    "simulated end plus its think time, never before its own submit time "
+                                    "(definitions: Simulation)")
     check: bool = setting(False, "Check the schedule's invariants")
     backlog: str = setting("waiting", "What saturation counts each week: waiting (arrived, not started) or "
                                       "outstanding (arrived, not ended: the resampling paper's count, running "
