@@ -99,7 +99,7 @@ def stats_cmd(
 
 @app.command("validate")
 @takes(resample=(ResampleSettings, {n: None for n in ("long_term", "temporary", "arrival_rate", "rb_npw", "seed")}),
-       sim=(SimSettings, {n: None for n in SimSettings.names() if n != "policy"}))
+       sim=(SimSettings, {n: None for n in SimSettings.names() if n not in ("policy", "feedback")}))
 def validate_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,

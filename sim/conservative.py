@@ -28,6 +28,7 @@ import numpy as np
 from wla.archive.kernel.jit import njit
 
 from . import profile as pr
+from .arrivals import next_arrival, release, skip_dependent
 from .heap import empty, pop, push
 from .lastk import memory, predict, remember
 from .lists import run_extend, run_insert, run_remove, running
@@ -66,10 +67,12 @@ def _place(pt, pf, st, p, length):
 
 
 @njit(cache=True, nogil=True)
-def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k, n_users, per_event):
+def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k, n_users, per_event,
+                      dependent, child, sibling, think):
     """Start times, the estimate each job started with, the reservation each
-    got on arrival, and how many times a reservation moved later, for jobs
-    sorted by arrival (the arguments of `core.simulate_core`)."""
+    got on arrival, how many times a reservation moved later, and each job's
+    arrival time, for jobs sorted by trace arrival (the arguments of
+    `core.simulate_core`)."""
     n = submit.shape[0]
     inf = np.inf
     start = np.full(n, np.nan)
@@ -100,13 +103,18 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
     st = np.zeros(2, np.int64)
     pr.reset(pt, pf, st, submit[0] if n > 0 else 0.0, P)
     free = P
-    k = 0
+    arrive = np.full(n, np.nan)
+    rh_t, rh_k, rh_j = empty(n + 1)  # released jobs: (arrival, arrival index)
+    rsize = 0
+    left = n  # jobs still to arrive
+    came = np.zeros(n, np.int64)  # one instant's arrivals, in order
+    k = skip_dependent(dependent, 0, n)
     delayed = 0
     last = -inf
     due = inf  # the earliest reservation after now
     at_now = False  # some waiting job may be reserved at now
     grown = False
-    while k < n or qlen > 0:
+    while left > 0 or qlen > 0:
         now = due
         if esize > 0 and eh_t[0] < now:
             now = eh_t[0]
@@ -114,6 +122,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
             now = xh_t[0]
         if k < n and submit[k] < now:
             now = submit[k]
+        if rsize > 0 and rh_t[0] < now:
+            now = rh_t[0]
         if now == inf:
             break
         if now > last:
@@ -138,6 +148,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
                 gave_back = True
             if last_k > 0:
                 remember(hist, hcount, hpos, user[j], last_k, run[j])
+            if child[j] >= 0:
+                rsize = release(j, now, submit, child, sibling, think, rh_t, rh_k, rh_j, rsize)
         # -- expiries: a prediction ran out, the job holds until its own estimate
         while xsize > 0 and xh_t[0] == now and budget > 0:
             budget -= 1
@@ -146,10 +158,16 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
             rcount = run_extend(r_end, r_procs, r_job, rcount, est_end, j, start[j] + own[j], procs[j])
             pr.hold(pt, pf, st, now, est_end[j], procs[j])
             grown = True
-        arrived = k
-        while k < n and submit[k] == now and budget > 0:
+        arrived = 0
+        while budget > 0:
+            a, k, rsize = next_arrival(now, submit, dependent, k, n, rh_t, rh_k, rh_j, rsize)
+            if a < 0:
+                break
             budget -= 1
-            k += 1
+            arrive[a] = now
+            left -= 1
+            came[arrived] = a
+            arrived += 1
         # -- the pass
         if grown:  # every waiting job placed again, beside those before it
             _rebuild(pt, pf, st, now, P, r_end, r_procs, rcount)
@@ -196,7 +214,8 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
                     at_now = True
                 elif r < due:
                     due = r
-        for j in range(arrived, k):  # arrivals: each gets its reservation
+        for x in range(arrived):  # arrivals: each gets its reservation
+            j = came[x]
             if procs[j] > P:
                 continue  # wider than the machine: it never starts (checked input has none)
             if last_k > 0:
@@ -243,4 +262,4 @@ def conservative_core(submit, run, procs, own, user, logidx, P, overrun, last_k,
                 qe[w] = qe[x]
             w += 1
         qlen = w
-    return start, est, first, delayed
+    return start, est, first, delayed, arrive

@@ -10,7 +10,11 @@ What differs is only the bookkeeping that makes it fast:
   from the front, without sorting at each pass;
 - terminations and prediction expiries are binary heaps keyed on
   (time, log index), which fixes the order of simultaneous events;
-- a pass stops scanning the queue once no processor is free.
+- a pass stops scanning the queue once no processor is free;
+- with feedback, a job that waits for another is skipped by the arrival
+  pointer and released into a heap keyed on (arrival, arrival index) when
+  that job ends; an instant's arrivals merge the pointer and the heap by
+  arrival index (`arrivals.py`).
 
 Conservative backfilling keeps reservations from pass to pass, and has its
 own loop (`conservative.py`).
@@ -20,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from wla.archive.kernel.jit import njit
 
+from .arrivals import next_arrival, release, skip_dependent
 from .heap import empty
 from .heap import pop as _heap_pop
 from .heap import push as _heap_push
@@ -59,12 +64,16 @@ def _start(j, now, free, qlen, run, procs, own, est, logidx, start, est_end,
 
 
 @njit(cache=True, nogil=True)
-def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, last_k, n_users, per_event):
-    """Start times and the estimate each job started with, for jobs sorted by
-    arrival. `run` and `own` are already adjusted to the overrun mode
-    (truncated runs, extended estimates); `logidx` breaks ties between
-    simultaneous events as the log orders them; `per_event` runs a pass after
-    each single event instead of once per instant."""
+def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, last_k, n_users, per_event,
+                  dependent, child, sibling, think):
+    """Start times, the estimate each job started with and its arrival time,
+    for jobs sorted by trace arrival. `run` and `own` are already adjusted to
+    the overrun mode (truncated runs, extended estimates); `logidx` breaks
+    ties between simultaneous events as the log orders them; `per_event` runs
+    a pass after each single event instead of once per instant. With
+    feedback, `dependent` marks the jobs that wait for another, `child` and
+    `sibling` list the jobs each job releases when it ends (in arrival
+    order), `think` their think times (arrivals.py)."""
     n = submit.shape[0]
     start = np.full(n, np.nan)
     est = own.copy()
@@ -81,9 +90,13 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
     xsize = 0
     hist, hcount, hpos = memory(n_users, last_k)
     free = P
-    k = 0
+    arrive = np.full(n, np.nan)
+    rh_t, rh_k, rh_j = empty(n + 1)  # released jobs: (arrival, arrival index)
+    rsize = 0
+    left = n  # jobs still to arrive
+    k = skip_dependent(dependent, 0, n)
     inf = np.inf
-    while k < n or qlen > 0:
+    while left > 0 or qlen > 0:
         now = inf
         if esize > 0:
             now = eh_t[0]
@@ -91,6 +104,8 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             now = xh_t[0]
         if k < n and submit[k] < now:
             now = submit[k]
+        if rsize > 0 and rh_t[0] < now:
+            now = rh_t[0]
         if now == inf:
             break
         budget = 1 if per_event else 1 << 62  # events applied before the pass
@@ -103,6 +118,8 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             free += procs[j]
             if last_k > 0:
                 remember(hist, hcount, hpos, user[j], last_k, run[j])
+            if child[j] >= 0:
+                rsize = release(j, now, submit, child, sibling, think, rh_t, rh_k, rh_j, rsize)
         # -- expiries: a prediction ran out; the job's own estimate is back
         while xsize > 0 and xh_t[0] == now and budget > 0:
             budget -= 1
@@ -110,18 +127,22 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
             xsize = _heap_pop(xh_t, xh_k, xh_j, xsize)
             rcount = _run_extend(r_end, r_procs, r_job, rcount, est_end, j, start[j] + own[j], procs[j])
         # -- arrivals: each takes its last-k estimate and joins the queue's tail
-        while k < n and submit[k] == now and budget > 0:
+        while budget > 0:
+            a, k, rsize = next_arrival(now, submit, dependent, k, n, rh_t, rh_k, rh_j, rsize)
+            if a < 0:
+                break
             budget -= 1
+            arrive[a] = now
+            left -= 1
             if last_k > 0:
-                est[k] = predict(hist, hcount, hpos, user[k], last_k, own[k])
-            prv[k] = tail
+                est[a] = predict(hist, hcount, hpos, user[a], last_k, own[a])
+            prv[a] = tail
             if tail >= 0:
-                nxt[tail] = k
+                nxt[tail] = a
             else:
-                head = k
-            tail = k
+                head = a
+            tail = a
             qlen += 1
-            k += 1
 
         # -- _pass: one scheduling pass; a job it starts leaves the queue at once.
         j = head
@@ -177,4 +198,4 @@ def simulate_core(submit, run, procs, own, user, logidx, P, policy, overrun, las
                         r_end, r_procs, r_job, rcount, eh_t, eh_k, eh_j, esize, xh_t, xh_k, xh_j, xsize,
                         nxt, prv, head, tail)
             b = nb
-    return start, est
+    return start, est, arrive

@@ -119,6 +119,25 @@ def late_reservations(job, start, held, estimate, reservation, delayed: int) -> 
     return out
 
 
+def late_arrivals(job, trace_submit, submit, end, prev, think) -> list[str]:
+    """Feedback's rule: a job arrives at its submit time if it waits for no
+    other, else at its preceding job's end plus its think time or its submit
+    time, whichever is later."""
+    due = trace_submit.copy()
+    linked = prev >= 0
+    due[linked] = np.maximum(trace_submit[linked], end[prev[linked]] + think[linked])
+    wrong = np.flatnonzero(submit != due)
+    return [f"job {int(job[i])} arrived at {submit[i]:g}, not at {due[i]:g}" for i in wrong[:3]]
+
+
+def check_feedback(job, trace_submit, submit, end, prev, think) -> None:
+    """Raise ScheduleInvalid when a job arrived at another time than
+    feedback's rule gives."""
+    found = late_arrivals(job, trace_submit, submit, end, prev, think)
+    if found:
+        raise ScheduleInvalid("invalid schedule: " + "; ".join(found))
+
+
 def check(job, submit, start, held, procs, P: int, order: np.ndarray | None = None,
           reservation: np.ndarray | None = None, estimate: np.ndarray | None = None, delayed: int = 0) -> None:
     """Raise ScheduleInvalid naming the first problems; `order` (the arrival

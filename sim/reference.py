@@ -20,6 +20,15 @@ by line:
   without history. A job still running when its prediction runs out gets its
   own estimate back at that instant: that is an event, like an arrival.
 
+With feedback (`pred`, `think` given), a job that depends on another (its
+preceding job, field 17) is not submitted at its own submit time: it
+arrives when its preceding job has ended in the simulation plus its think
+time (field 18), and never before its own submit time; a job without one
+arrives at its submit time. Arrivals of one instant, trace and released
+alike, keep the order of the jobs' trace arrivals; the queue's order is the
+order of arrival. A job released by a termination at now with no think
+time arrives at now, after that instant's terminations.
+
 Policies, each one scheduling pass at time `now` over the queue (arrival
 order):
 
@@ -93,6 +102,56 @@ def arrival_order(submit: np.ndarray, ties: str = "log") -> np.ndarray:
     return np.lexsort((index if ties == "log" else -index, submit))
 
 
+class Arrivals:
+    """The jobs' arrivals in order: each job without a preceding job at its
+    submit time, trace order breaking ties; each job with one when that job
+    has ended plus its think time, never before its submit time. `rank` is
+    each arrived job's place in the order of arrival."""
+
+    def __init__(self, submit: np.ndarray, ties: str = "log", pred=None, think=None):
+        self.submit = submit
+        order = [int(j) for j in arrival_order(submit, ties)]
+        self.trace_rank = {j: r for r, j in enumerate(order)}
+        n = len(submit)
+        dependent = np.zeros(n, bool) if pred is None else np.asarray(pred) >= 0
+        self.stream = [j for j in order if not dependent[j]]
+        self.children: dict[int, list[int]] = {}
+        for j in order:
+            if dependent[j]:
+                self.children.setdefault(int(pred[j]), []).append(j)
+        self.think = None if think is None else np.asarray(think, dtype=np.float64)
+        self.released: list[tuple[float, int, int]] = []  # heap of (arrival, trace rank, job)
+        self.k = 0
+        self.left = n
+        self.arrive = np.full(n, np.nan)
+        self.rank: dict[int, int] = {}
+
+    def next_time(self) -> float:
+        t = self.submit[self.stream[self.k]] if self.k < len(self.stream) else np.inf
+        return min(t, self.released[0][0]) if self.released else t
+
+    def pop(self, now: float) -> int | None:
+        """The next job arriving at now, or None."""
+        a = self.stream[self.k] if self.k < len(self.stream) and self.submit[self.stream[self.k]] == now else None
+        if self.released and self.released[0][0] == now and (a is None or self.released[0][1] < self.trace_rank[a]):
+            _, _, j = heapq.heappop(self.released)
+        elif a is not None:
+            j = a
+            self.k += 1
+        else:
+            return None
+        self.arrive[j] = now
+        self.rank[j] = len(self.rank)
+        self.left -= 1
+        return j
+
+    def ended(self, j: int, now: float) -> None:
+        """Job j ended at now: the jobs that wait for it are released."""
+        for c in self.children.get(j, ()):
+            t = max(float(self.submit[c]), now + float(self.think[c]))
+            heapq.heappush(self.released, (t, self.trace_rank[c], c))
+
+
 @dataclass
 class _Running:
     job: int
@@ -125,29 +184,40 @@ def _shadow(running: list[_Running], free: int, need: int, now: float,
 
 def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy",
                        overrun: str = "truncate", user=None, last_k: int = 0,
-                       ties: str = "log", passes: str = "instant") -> np.ndarray:
+                       ties: str = "log", passes: str = "instant", pred=None, think=None) -> np.ndarray:
     """Start time of every job (NaN where it never started: it cannot, if the
     input was checked). Inputs are arrays in log order; `user` is needed only
-    with `last_k` > 0."""
+    with `last_k` > 0; `pred` (each job's preceding job as an index, -1 for
+    none) and `think` simulate with feedback."""
+    return reference_schedule(submit, run, procs, estimate, P, policy, overrun, user, last_k, ties, passes,
+                              pred, think)[0]
+
+
+def reference_schedule(submit, run, procs, estimate, P: int, policy: str = "easy",
+                       overrun: str = "truncate", user=None, last_k: int = 0,
+                       ties: str = "log", passes: str = "instant", pred=None,
+                       think=None) -> tuple[np.ndarray, np.ndarray]:
+    """Start and arrival time of every job (`simulate_reference`'s
+    arguments): with feedback a job may arrive after its submit time."""
     check_options(policy, overrun, ties, passes, procs=P, last_k=last_k)
     if policy == "conservative":
-        return conservative_reference(submit, run, procs, estimate, P, overrun, user, last_k, ties, passes).start
+        c = conservative_reference(submit, run, procs, estimate, P, overrun, user, last_k, ties, passes, pred, think)
+        return c.start, c.arrive
     submit = np.asarray(submit, dtype=np.float64)
     procs = np.asarray(procs, dtype=np.int64)
     run, own = apply_overrun(run, estimate, overrun)
     est = own.copy()  # what the scheduler believes; predictions replace it
     history: dict[int, list[float]] = {}
     n = len(submit)
-    order = [int(j) for j in arrival_order(submit, ties)]
+    arrivals = Arrivals(submit, ties, pred, think)
     start = np.full(n, np.nan)
     running: list[_Running] = []
     ends: list[tuple[float, int]] = []  # heap of (real end, job)
     expiries: list[tuple[float, int]] = []  # heap of (prediction runs out, job)
     queue: list[int] = []
-    free, k = P, 0
-    while k < n or queue:
-        now = min(ends[0][0] if ends else np.inf, expiries[0][0] if expiries else np.inf,
-                  submit[order[k]] if k < n else np.inf)
+    free = P
+    while arrivals.left or queue:
+        now = min(ends[0][0] if ends else np.inf, expiries[0][0] if expiries else np.inf, arrivals.next_time())
         if now == np.inf:  # only jobs wider than the machine are left
             break
         budget = 1 if passes == "event" else 1 << 62  # events applied before the pass
@@ -159,6 +229,7 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
             free += procs[j]
             if last_k:
                 history.setdefault(int(user[j]), []).append(run[j])
+            arrivals.ended(j, now)
         # -- expiries: a prediction ran out; the job's own estimate is back
         while expiries and expiries[0][0] == now and budget:
             budget -= 1
@@ -167,15 +238,13 @@ def simulate_reference(submit, run, procs, estimate, P: int, policy: str = "easy
                 if r.job == j:
                     r.est_end = r.start + own[j]
         # -- arrivals: each takes its last-k estimate and joins the queue's tail
-        while k < n and submit[order[k]] == now and budget:
+        while budget and (j := arrivals.pop(now)) is not None:
             budget -= 1
-            j = order[k]
             est[j] = _predicted(j, history, user, last_k, own)
             queue.append(j)
-            k += 1
         for j in _pass(queue, running, free, now, procs, est, policy, overrun):
             free = _start(j, now, free, queue, running, ends, expiries, start, run, procs, est, own)
-    return start
+    return start, arrivals.arrive
 
 
 def _predicted(j: int, history: dict[int, list[float]], user, last_k: int, own) -> float:
@@ -296,10 +365,12 @@ class ConservativeRun:
     start: np.ndarray
     first_reservation: np.ndarray
     delayed: int
+    arrive: np.ndarray | None = None  # when each job arrived (its submit time, unless it waited for another)
 
 
 def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = "truncate", user=None,
-                           last_k: int = 0, ties: str = "log", passes: str = "instant") -> ConservativeRun:
+                           last_k: int = 0, ties: str = "log", passes: str = "instant", pred=None,
+                           think=None) -> ConservativeRun:
     """Conservative backfilling as the module's docstring says; the same
     arguments as `simulate_reference`."""
     check_options("conservative", overrun, ties, passes, procs=P, last_k=last_k)
@@ -309,8 +380,8 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
     est = own.copy()
     history: dict[int, list[float]] = {}
     n = len(submit)
-    order = [int(j) for j in arrival_order(submit, ties)]
-    rank = {j: r for r, j in enumerate(order)}
+    arrivals = Arrivals(submit, ties, pred, think)
+    rank = arrivals.rank  # place in the order of arrival, given on arrival
     start, first, res = np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan)
     running: dict[int, float] = {}  # job -> estimated end
     ends: list[tuple[float, int]] = []  # heap of (real end, job)
@@ -319,17 +390,17 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
     waiting: list[int] = []  # arrival order
     due_now: list[tuple[int, int]] = []  # (rank, job) reserved at now, not started
     profile = Profile(float(submit.min()) if n else 0.0, P)
-    free, k, delayed, last, grown = P, 0, 0, -np.inf, False
+    free, delayed, last, grown = P, 0, -np.inf, False
 
     def reserve(j: int, t: float) -> None:
         res[j] = t
         heapq.heappush(due, (t, rank[j], j))
 
-    while k < n or waiting:
+    while arrivals.left or waiting:
         while due and (not np.isnan(start[due[0][2]]) or res[due[0][2]] != due[0][0] or due[0][0] <= last):
             heapq.heappop(due)  # no longer a reservation to come
         now = min(ends[0][0] if ends else np.inf, expiries[0][0] if expiries else np.inf,
-                  submit[order[k]] if k < n else np.inf, due[0][0] if due else np.inf)
+                  arrivals.next_time(), due[0][0] if due else np.inf)
         if now == np.inf:  # only jobs wider than the machine are left
             break
         if now > last:
@@ -353,6 +424,7 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
                 gave_back = True
             if last_k:
                 history.setdefault(int(user[j]), []).append(run[j])
+            arrivals.ended(j, now)
         # -- expiries: a prediction ran out, the job holds until its own estimate
         while expiries and expiries[0][0] == now and budget:
             budget -= 1
@@ -360,10 +432,9 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
             running[j] = start[j] + own[j]
             profile.hold(now, running[j], procs[j])
             grown = True
-        while k < n and submit[order[k]] == now and budget:
+        while budget and (j := arrivals.pop(now)) is not None:
             budget -= 1
-            arrived.append(order[k])
-            k += 1
+            arrived.append(j)
         # -- the pass
         if grown:  # every waiting job placed again, beside those before it
             profile = Profile(now, P)
@@ -408,4 +479,4 @@ def conservative_reference(submit, run, procs, estimate, P: int, overrun: str = 
                 heapq.heappush(ends, (now + run[j], j))
                 if est[j] < own[j] and run[j] > est[j]:  # a prediction that runs out before the job ends
                     heapq.heappush(expiries, (now + est[j], j))
-    return ConservativeRun(start, first, delayed)
+    return ConservativeRun(start, first, delayed, arrivals.arrive)

@@ -32,6 +32,8 @@ class SimResult:
     bounded_slowdown: np.ndarray
     measured: np.ndarray
     reservation: np.ndarray | None = None  # conservative: the reservation each job got on arrival
+    trace_submit: np.ndarray | None = None  # the submit time the trace gives (after load factor and shaking);
+    # `submit` is when the job arrived, later with feedback when it waited for another
     sim_settings: SimSettings | None = None  # the settings as given; `settings` writes them out with what they implied
 
     def summary(self) -> dict:
@@ -50,6 +52,8 @@ class SimResult:
             "job": self.job, "submit": self.submit, "start_time": self.start, "end_time": self.end,
             "processors": self.procs, "estimate": self.estimate, "measured": self.measured,
         }
+        if self.sim_settings is not None and self.sim_settings.feedback and self.trace_submit is not None:
+            columns["trace_submit"] = self.trace_submit
         if self.reservation is not None:
             columns["reservation"] = self.reservation
         return pd.DataFrame(columns)

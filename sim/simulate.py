@@ -72,14 +72,18 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     run, own = apply_overrun(w.run, w.estimate, overrun)
     believed = scheduler_estimates(estimator, run, own, s.seed)
     last_k = estimator.k if estimator.kind == "last" else 0
+    linked = s.feedback and w.prev is not None and bool((w.prev >= 0).any())
     sched = schedule_adjusted(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
-                              w.user, last_k, ties, passes)
+                              w.user, last_k, ties, passes, w.prev if linked else None, w.think)
+    trace_submit, submit = submit, sched.arrive  # with feedback, a job may arrive after its submit time
     start, held, order = sched.start, sched.held, sched.order
     if s.check:
         exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)
         guarantee = policy == "easy" and exact and passes == "instant"
         invariants.check(w.job, submit, start, held, w.procs, P, order if guarantee else None,
                          sched.reservation, sched.estimate, sched.delayed or 0)
+        if linked:
+            invariants.check_feedback(w.job, trace_submit, submit, start + held, w.prev, w.think)
 
     end = start + held
     per_job = job_metrics(submit, start, held, s.tau)
@@ -95,6 +99,9 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
                          "excluded (predicate or rare behavior)": measure.excluded},
         # conservative: reservations moved later, which only an estimate that grows can do
         "reservations_delayed": sched.delayed,
+        # fields 17/18: jobs that wait for another under feedback, and those whose preceding job is not here
+        "dependencies": dict(w.dependencies) if w.prev is not None else {},
+        "arrived_late": int((submit > trace_submit).sum()),
     }
     settings = {**s.as_dict(), "estimate": str(estimator), "procs": P,
                 "exclude": exclude if exclude is not None else w.source.get("exclude")}
@@ -103,6 +110,6 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
                     estimate_rule=ESTIMATE_RULE, checked=s.check)
     return SimResult(
         settings=settings, sim_settings=s, source={k: v for k, v in w.source.items() if k != "exclude"},
-        counts=counts, metrics=summary, job=w.job, submit=submit, start=start, end=end,
+        counts=counts, metrics=summary, job=w.job, submit=submit, trace_submit=trace_submit, start=start, end=end,
         run=held, procs=w.procs, estimate=sched.estimate, wait=per_job.wait, response=per_job.response,
         bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask, reservation=sched.reservation)

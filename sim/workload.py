@@ -51,6 +51,9 @@ class Workload:
     total: int
     not_simulated: dict[str, int]
     source: dict = field(default_factory=dict)
+    prev: np.ndarray | None = None  # each job's preceding job (field 17) as an index here, -1 for none
+    think: np.ndarray | None = None  # its think time (field 18), 0 when unknown
+    dependencies: dict = field(default_factory=dict)  # jobs with a preceding job, and those whose is not here
 
     def __len__(self) -> int:
         return len(self.job)
@@ -110,6 +113,53 @@ def _ids(frame: pd.DataFrame | Columns, name: str, default: np.ndarray) -> np.nd
         fits = np.abs(floats) < 2.0**63
         values = np.where(fits, floats, -1).astype(np.int64)
     return values
+
+
+DEPENDENCY_LOST = "preceding job not simulated"
+
+
+def dependencies(job: np.ndarray, submit: np.ndarray, prev_job: np.ndarray,
+                 think: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Each job's preceding job (field 17, a job number) as an index among
+    these jobs, -1 for none, and its think time (field 18; 0 when unknown).
+    A number held by several jobs names the last of them to arrive before
+    this one; a preceding job not among these jobs, or arriving after this
+    one (by submit time, then place), counts as none: so no job waits for
+    itself, even through others."""
+    n = len(job)
+    pred = np.full(n, -1, np.int64)
+    wants = np.flatnonzero(prev_job >= 0)
+    if len(wants):
+        rank = np.empty(n, np.int64)
+        rank[np.lexsort((np.arange(n), submit))] = np.arange(n)
+        numbers, dense = np.unique(job, return_inverse=True)
+        key = dense.astype(np.int64) * n + rank
+        by = np.argsort(key)
+        keys = key[by]
+        at = np.searchsorted(numbers, prev_job[wants])
+        found = (at < len(numbers)) & (numbers[np.minimum(at, len(numbers) - 1)] == prev_job[wants])
+        target = np.minimum(at, len(numbers) - 1) * n + rank[wants]
+        pos = np.searchsorted(keys, target) - 1  # the last with that number arriving before
+        ok = found & (pos >= 0) & (keys[np.maximum(pos, 0)] // n == np.minimum(at, len(numbers) - 1))
+        pred[wants[ok]] = by[pos[ok]]
+    gap = np.where(np.isnan(think) | (think < 0), 0.0, think)
+    counts = {"with a preceding job": int((pred >= 0).sum()), DEPENDENCY_LOST: int(len(wants) - (pred >= 0).sum())}
+    return pred, np.where(pred >= 0, gap, 0.0), counts
+
+
+def kept_dependencies(w: Workload, keep: np.ndarray) -> dict:
+    """`prev`, `think` and `dependencies` of the workload's jobs that `keep`
+    marks: a preceding job left out counts as none."""
+    if w.prev is None:
+        return {}
+    index = np.full(len(w) + 1, -1, np.int64)  # old index -> new, -1 (at [-1]) for none
+    index[np.flatnonzero(keep)] = np.arange(int(keep.sum()))
+    pred = index[w.prev[keep]]
+    lost = int(((w.prev[keep] >= 0) & (pred < 0)).sum())
+    counts = dict(w.dependencies)
+    counts["with a preceding job"] = int((pred >= 0).sum())
+    counts[DEPENDENCY_LOST] = counts.get(DEPENDENCY_LOST, 0) + lost
+    return {"prev": pred, "think": np.where(pred >= 0, w.think[keep], 0.0), "dependencies": counts}
 
 
 def _known(values: np.ndarray) -> np.ndarray:
@@ -172,6 +222,8 @@ def from_frame(frame: pd.DataFrame | Columns, procs: int | None = None, exclude:
     for i, bad in enumerate(checks):
         reason[(reason == -1) & bad] = i
     keep = reason == -1
+    prev_job = _ids(frame, "prev_job", np.full(n, -1, dtype=np.int64))
+    pred, think, linked = dependencies(job[keep], submit[keep], prev_job[keep], _column(frame, "think")[keep])
     return Workload(
         job=job[keep],
         submit=submit[keep],
@@ -184,6 +236,9 @@ def from_frame(frame: pd.DataFrame | Columns, procs: int | None = None, exclude:
         total=n,
         not_simulated={r: int((reason == i).sum()) for i, r in enumerate(REASONS)},
         source=dict(source or {}),
+        prev=pred,
+        think=think,
+        dependencies=linked,
     )
 
 

@@ -19,7 +19,7 @@ from wla.archive.kernel.units import count
 
 from ..settings import SimSettings
 from ..simulate import check_settings, simulate
-from ..workload import Workload
+from ..workload import Workload, kept_dependencies
 from .executors import executor
 from .grid import PARAMETERS, RESAMPLE_PARAMETERS, options_at, points
 from .journal import Journal
@@ -51,7 +51,8 @@ def resized(workload: Workload, P: int) -> Workload:
     counts[WIDER] = counts.get(WIDER, 0) + dropped
     return replace(workload, job=workload.job[keep], submit=workload.submit[keep], run=workload.run[keep],
                    procs=workload.procs[keep], estimate=workload.estimate[keep], user=workload.user[keep],
-                   excluded=workload.excluded[keep], P=int(P), not_simulated=counts)
+                   excluded=workload.excluded[keep], P=int(P), not_simulated=counts,
+                   **kept_dependencies(workload, keep))
 
 
 @dataclass(frozen=True)
