@@ -225,3 +225,25 @@ def test_the_same_fields_whatever_the_threads_and_the_order_of_lines(real, tmp_p
         got.append(_build(a, "shuffled", "t", _step()))
     assert got[0] == got[1] == got[2] == got[3]
     assert len(got[0]) == len(jobs)  # job numbers are unique in this log: the dict holds every job
+
+
+def test_a_published_version_carries_fields_17_and_18(real, tmp_path):
+    # The published file, ingested again as a log of its own, has the
+    # version's fields 17/18, though a job number is wider than the "-1" it
+    # replaces; every other field is the original's.
+    from wla.archive.clean.publish import publish
+
+    log = "SDSC-SP2-1998-4.2-cln"
+    out = tmp_path / "deps.swf"
+    with open_archive(real, write=True) as a:
+        _build(a, log, "pub", '[[step]]\nrule = "normalize"\n\n' + _step())
+        publish(a, log, "pub", out)
+        [back] = ingest(a, [out], name="published")
+        assert back.status == "ingested"
+        version, read = _version(a, f"{log}@pub"), _version(a, "published")
+    assert len(read) == len(version) == 59715
+    assert (version["prev_job"] != -1).sum() > 20000
+    for column in ("job", "submit", "wait", "run", "user_id", "prev_job", "think"):
+        assert read[column].tolist() == version[column].tolist(), column
+    text = out.read_text().splitlines()
+    assert any(line.startswith("; Note: Step 2: rule dependencies version 1") for line in text)
