@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
-from real_logs import data_dir
+from real_logs import ROOT, data_dir
 from wla.archive import open as open_archive
 from wla.archive.clean.build import clean
 from wla.archive.clean.recipe import parse_recipe
@@ -171,6 +171,9 @@ def reference(jobs: pd.DataFrame, gap: float = 1200, inherit: bool = True, acros
     return prev_out, think_out
 
 
+STUDY = ("KTH-SP2-1996-2.1-cln", "SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln")
+
+
 def _version(a, name: str) -> pd.DataFrame:
     return a.df(f"SELECT * FROM jobs WHERE log_id = {a.log_id(name)} ORDER BY line_no")
 
@@ -179,7 +182,7 @@ def _version(a, name: str) -> pd.DataFrame:
 def real(tmp_path_factory):
     path = tmp_path_factory.mktemp("deps") / "a.duckdb"
     with open_archive(path, write=True) as a:
-        ingest(a, [data_dir() / f"{log}.swf.gz" for log in ("KTH-SP2-1996-2.1-cln", "SDSC-SP2-1998-4.2-cln")])
+        ingest(a, [data_dir() / f"{log}.swf.gz" for log in STUDY])
     return path
 
 
@@ -247,3 +250,17 @@ def test_a_published_version_carries_fields_17_and_18(real, tmp_path):
         assert read[column].tolist() == version[column].tolist(), column
     text = out.read_text().splitlines()
     assert any(line.startswith("; Note: Step 2: rule dependencies version 1") for line in text)
+
+
+@pytest.mark.parametrize("log", STUDY)
+def test_the_example_recipes_build_the_deps_version_of_each_log(real, log):
+    from wla.archive.clean.recipe import read_recipe
+
+    recipe = read_recipe(ROOT / "schema" / "recipes" / f"{log}-deps.toml")
+    assert (recipe.log, recipe.version, [s.rule for s in recipe.steps]) == (log, "deps", ["dependencies"])
+    with open_archive(real, write=True) as a:
+        result = clean(a, recipe)
+        built, original = _version(a, f"{log}@deps"), _version(a, log)
+    prev, think = reference(original)
+    assert result.jobs == len(original)
+    assert built["prev_job"].tolist() == prev.tolist() and built["think"].tolist() == think.tolist()
