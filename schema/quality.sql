@@ -105,7 +105,7 @@ LEFT JOIN user_weeks AS u USING (log_id)
 LEFT JOIN dominant AS d USING (log_id)
 GROUP BY s.log_id;
 
--- Dependencies (fields 17 and 18, docs/pages/definitions/cleaning.md, "Dependencies"):
+-- Dependencies (fields 17 and 18, docs/pages/definitions/cleaning.md section 6):
 -- the jobs with a preceding job (field 17 set, not -1), those whose preceding
 -- job is no job of the log, and the think time (field 18) of those with one,
 -- where it is known: least, quartiles, 90th percentile, greatest (quantiles

@@ -96,27 +96,26 @@ reasons AS (
              WHEN $inherit_batches AND head_pred IS NOT NULL THEN submit - head_pred_end END AS gap,
         CASE
             WHEN running AND NOT $inherit_batches
-                THEN 'submitted while job ' || prev || ' of the same user still ran (a batch; inherit_batches '
-                     || 'is false): no preceding job'
+                THEN 'no preceding job: submitted while job ' || prev || ' still ran (a batch; inherit_batches '
+                     || 'is false)'
             WHEN running AND head_pred IS NULL
-                THEN 'submitted while job ' || prev || ' of the same user still ran, in the batch job ' || head
-                     || ' began, which has no preceding job: none'
+                THEN 'no preceding job: submitted while job ' || prev || ' still ran, in a batch whose first '
+                     || 'job ' || head || ' has none'
             WHEN running
-                THEN 'submitted while job ' || prev || ' of the same user still ran, in the batch job ' || head
-                     || ' began: that job''s preceding job ' || head_pred || ', think time '
-                     || head_text || ' s'
+                THEN 'preceding job ' || head_pred || ', think time ' || head_text || ' s: that of its batch''s '
+                     || 'first job ' || head || ' (submitted while job ' || prev || ' still ran)'
             WHEN last_job IS NULL
-                THEN 'no earlier job of the same user had ended when it was submitted: no preceding job'
+                THEN 'no preceding job: no earlier job of the user had ended by its submit'
             WHEN own_pred IS NULL
-                THEN 'job ' || last_job || ', the last of the same user to end before its submit, ended '
-                     || own_text || ' s before, more than the session gap of '
-                     || $session_gap_text || ' s: the first job of a session, no preceding job'
-            ELSE 'job ' || last_job || ', the last of the same user to end before its submit, ended '
-                 || own_text || ' s before'
-                 || CASE WHEN submit - last_end <= $session_gap THEN ' (within the session gap of '
-                         ELSE ' (across_sessions; more than the session gap of ' END
-                 || $session_gap_text || ' s): preceding job ' || last_job || ', think time '
-                 || own_text || ' s'
+                THEN 'no preceding job: the first of a session; the user''s last job to end before it, job '
+                     || last_job || ', ended ' || own_text || ' s before its submit, beyond the session gap of '
+                     || $session_gap_text || ' s'
+            ELSE 'preceding job ' || last_job || ', think time ' || own_text || ' s: the user''s last job to end '
+                 || 'before its submit, '
+                 || CASE WHEN submit - last_end <= $session_gap THEN 'within the session gap of '
+                         ELSE 'beyond the session gap of ' END
+                 || $session_gap_text || ' s'
+                 || CASE WHEN submit - last_end <= $session_gap THEN '' ELSE ' (across_sessions)' END
         END AS why
     FROM decided
 ),
@@ -126,8 +125,8 @@ filled AS (
         $keep_existing AND i.prev_job <> -1 AS kept,
         coalesce(d.pred, -1) AS pred,
         coalesce(d.gap, -1) AS gap,
-        coalesce(d.why, CASE WHEN i.user_id < 0 THEN 'user unknown: no preceding job'
-                             ELSE 'submit time unknown: no preceding job' END) AS why
+        coalesce(d.why, CASE WHEN i.user_id < 0 THEN 'no preceding job: user unknown'
+                             ELSE 'no preceding job: submit time unknown' END) AS why
     FROM input AS i
     LEFT JOIN reasons AS d ON d.line_no = i.line_no
 )

@@ -99,11 +99,11 @@ def test_the_decisions_say_every_filled_field_and_why(hand):
     assert (got["old_value"] == -1).all() and set(got["action"]) == {"modify"}
     assert got["new_value"].tolist() == [v for j in with_pred for v in filled[j]]
     why = dict(zip(got["job"], got["reason"]))
-    assert why[2] == ("job 1, the last of the same user to end before its submit, ended 30 s before "
-                      "(within the session gap of 1200 s): preceding job 1, think time 30 s")
-    assert why[6] == ("submitted while job 5 of the same user still ran, in the batch job 4 began: "
-                      "that job's preceding job 3, think time 159 s")
-    assert why[8].startswith("job 7, the last of the same user to end before its submit, ended 0 s before")
+    assert why[2] == ("preceding job 1, think time 30 s: the user's last job to end before its submit, "
+                      "within the session gap of 1200 s")
+    assert why[6] == ("preceding job 3, think time 159 s: that of its batch's first job 4 "
+                      "(submitted while job 5 still ran)")
+    assert why[8].startswith("preceding job 7, think time 0 s: ")
 
 
 def test_no_dependency_is_said_too_when_a_field_loses_its_value(tmp_path):
@@ -117,9 +117,21 @@ def test_no_dependency_is_said_too_when_a_field_loses_its_value(tmp_path):
         kept = _build(a, "given", "k", _step(keep_existing=True))
         reasons = dict(a.df("SELECT job, reason FROM decisions WHERE version = 'given@d' "
                             "AND field = 'prev_job'").itertuples(index=False))
+        think = a.df("SELECT job, old_value, new_value, reason FROM decisions WHERE version = 'given@d' "
+                     "AND field = 'think' AND job = 3")
     assert kept == {**DEFAULT, 2: (7, 99), 12: (2, 3)}  # 3: field 17 unset, so filled (think 5 replaced)
-    assert reasons[12] == "user unknown: no preceding job"
-    assert reasons[2].startswith("job 1, the last")
+    assert reasons[12] == "no preceding job: user unknown"
+    assert think.values.tolist() == [[3, 5, -1, "no preceding job: the first of a session; the user's last job to "
+                                      "end before it, job 2, ended 1201 s before its submit, beyond the session "
+                                      "gap of 1200 s"]]
+    assert reasons[2].startswith("preceding job 1, think time 30 s")
+
+
+def test_across_sessions_says_so(hand):
+    _build(hand, "hand", "a", _step(across_sessions=True))
+    [why] = hand.df("SELECT reason FROM decisions WHERE job = 3 AND field = 'prev_job'").reason
+    assert why == ("preceding job 2, think time 1201 s: the user's last job to end before its submit, "
+                   "beyond the session gap of 1200 s (across_sessions)")
 
 
 def test_a_job_an_earlier_step_dropped_is_never_a_predecessor(hand):
