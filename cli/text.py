@@ -250,10 +250,11 @@ def _value(value) -> str:
 
 def rules(found: list[dict]) -> str:
     lines = []
+    width = max([10, *(len(r["name"]) for r in found)])  # names in one column
     for r in found:
         params = ", ".join(f"{p['name']}={_value(p['default']) if not p['required'] else '(required)'}"
                            for p in r["params"])
-        line = f"{r['name']:10} v{r['version']}  {r['fingerprint'][:12]}  "
+        line = f"{r['name']:{width}} v{r['version']}  {r['fingerprint'][:12]}  "
         lines.append(line + cell(params, 100 - len(line)))
     return "\n".join(lines)
 
