@@ -37,7 +37,7 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
         "coalesce(f.flurry_weeks, 0) AS flurry_weeks",
         "coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks",
         "coalesce(f.dominant_users, 0) AS dominant_users",
-        "d.with_predecessor", "d.with_predecessor / s.jobs AS predecessor_share", "d.predecessor_missing",
+        "d.with_predecessor", "d.with_predecessor / nullif(s.jobs, 0) AS predecessor_share", "d.predecessor_missing",
         *(exp.column(c, "d") for c in THINK),
     ).from_(_part("log_summary", ids).as_("s")).join(_part("quality_counts", ids).as_("q"), using=["log_id"])
     query = (query.join(_part("usage_exceptions", ids).as_("e"), using=["log_id"], join_type="left")
