@@ -129,7 +129,36 @@ def quality(frame) -> str:
                    "flurry_weeks", "large_flurry_weeks", "dominant_users"]].rename(
         columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
     tables = frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
+    tables += "\n\n" + dependencies(frame)
     return tables + "\n\n" + header_audits(frame) if "header_audit" in frame else tables
+
+
+def dependencies(frame) -> str:
+    """The jobs with a preceding job (field 17) and their think times (field
+    18, in seconds: least, quartiles, 90th percentile, greatest), a table of
+    the logs that have some; one line for each log that has none."""
+    from wla.archive.analysis.quality import THINK
+
+    has = frame["with_predecessor"] > 0
+    lines = ["dependencies (fields 17 and 18; think times in seconds):"]
+    if has.any():
+        table = frame.loc[has, ["name", "with_predecessor", "predecessor_share", "predecessor_missing", *THINK]]
+        table = percent_columns(table, ["predecessor_share"])
+        for c in THINK:
+            table[c] = [_seconds(v) for v in table[c]]
+        lines.append(frame_text(table.rename(columns={
+            "with_predecessor": "with_pred", "predecessor_share": "share", "predecessor_missing": "not_in_log",
+            **{c: c.removeprefix("think_") for c in THINK}})))
+    lines += [f"{name}: no job has a preceding job" for name in frame.loc[~has, "name"]]
+    return "\n".join(lines)
+
+
+def _seconds(value) -> str:
+    import pandas as pd
+
+    if value is None or pd.isna(value):
+        return "-"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
 
 
 def header_audits(frame) -> str:
@@ -221,10 +250,11 @@ def _value(value) -> str:
 
 def rules(found: list[dict]) -> str:
     lines = []
+    width = max([10, *(len(r["name"]) for r in found)])  # names in one column
     for r in found:
         params = ", ".join(f"{p['name']}={_value(p['default']) if not p['required'] else '(required)'}"
                            for p in r["params"])
-        line = f"{r['name']:10} v{r['version']}  {r['fingerprint'][:12]}  "
+        line = f"{r['name']:{width}} v{r['version']}  {r['fingerprint'][:12]}  "
         lines.append(line + cell(params, 100 - len(line)))
     return "\n".join(lines)
 

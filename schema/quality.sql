@@ -104,3 +104,35 @@ FROM span AS s
 LEFT JOIN user_weeks AS u USING (log_id)
 LEFT JOIN dominant AS d USING (log_id)
 GROUP BY s.log_id;
+
+-- Dependencies (fields 17 and 18, docs/pages/definitions/cleaning.md section 6):
+-- the jobs with a preceding job (field 17 set, not -1), those whose preceding
+-- job is no job of the log, and the think time (field 18) of those with one,
+-- where it is known: least, quartiles, 90th percentile, greatest (quantiles
+-- interpolated, as numpy's percentile).
+CREATE OR REPLACE VIEW dependency_counts AS
+WITH d AS (
+    SELECT j.log_id, j.think, k.job IS NULL AS missing
+    FROM jobs AS j
+    LEFT JOIN (SELECT DISTINCT log_id, job FROM jobs) AS k ON k.log_id = j.log_id AND k.job = j.prev_job
+    WHERE j.prev_job <> -1
+),
+t AS (
+    SELECT
+        log_id,
+        count(*)                          AS with_predecessor,
+        count(*) FILTER (WHERE missing)   AS predecessor_missing,
+        min(think) FILTER (WHERE think <> -1) AS think_min,
+        quantile_cont(think, [0.25, 0.5, 0.75, 0.9]) FILTER (WHERE think <> -1) AS q,
+        max(think) FILTER (WHERE think <> -1) AS think_max
+    FROM d
+    GROUP BY log_id
+)
+SELECT
+    l.log_id,
+    coalesce(t.with_predecessor, 0)    AS with_predecessor,
+    coalesce(t.predecessor_missing, 0) AS predecessor_missing,
+    t.think_min, t.q[1] AS think_q1, t.q[2] AS think_median, t.q[3] AS think_q3, t.q[4] AS think_p90,
+    t.think_max
+FROM logs AS l
+LEFT JOIN t USING (log_id);

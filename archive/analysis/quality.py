@@ -16,11 +16,17 @@ COUNTS = [
     "cpu_over_run",
 ]
 
+# The dependencies (fields 17 and 18): jobs with a preceding job, its share of
+# the jobs, those pointing to no job of the log, the think time's distribution.
+THINK = ["think_min", "think_q1", "think_median", "think_q3", "think_p90", "think_max"]
+DEPENDENCIES = ["with_predecessor", "predecessor_share", "predecessor_missing", *THINK]
+
 
 def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
     """One row per log: the inconsistency counts, utilization, users, period,
-    the utilization exceptions (count, worst excess, ceiling) and the flurry
-    candidates (user-weeks, large ones, dominant users)."""
+    the utilization exceptions (count, worst excess, ceiling), the flurry
+    candidates (user-weeks, large ones, dominant users) and the dependencies
+    (DEPENDENCIES: the jobs with a preceding job, the think times)."""
     ids = [archive.log_id(n) for n in names] if names else None
     query = exp.select(
         "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
@@ -31,9 +37,12 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
         "coalesce(f.flurry_weeks, 0) AS flurry_weeks",
         "coalesce(f.large_flurry_weeks, 0) AS large_flurry_weeks",
         "coalesce(f.dominant_users, 0) AS dominant_users",
+        "d.with_predecessor", "d.with_predecessor / nullif(s.jobs, 0) AS predecessor_share", "d.predecessor_missing",
+        *(exp.column(c, "d") for c in THINK),
     ).from_(_part("log_summary", ids).as_("s")).join(_part("quality_counts", ids).as_("q"), using=["log_id"])
     query = (query.join(_part("usage_exceptions", ids).as_("e"), using=["log_id"], join_type="left")
              .join(_part("flurry_counts", ids).as_("f"), using=["log_id"], join_type="left")
+             .join(_part("dependency_counts", ids).as_("d"), using=["log_id"], join_type="left")
              .order_by("s.name"))
     return archive.df(text(query))
 

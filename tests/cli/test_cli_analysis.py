@@ -71,3 +71,26 @@ def test_capacity_json_report_and_rule(archive_file):
     assert got["report"]["exceptions"] == counted > 0  # the SQL of the quality report agrees
     choice = capacity_deletions(jobs, 128)
     assert got["rule"]["deleted"] == choice.deleted and got["rule"]["applied"] is True
+
+
+def test_quality_says_the_dependencies_of_each_log(tmp_path):
+    # A made log whose fields 17/18 are set (job 3 points to job 9, not in it),
+    # and one without: a table for the first, one line for the second.
+    made = tmp_path / "made.swf"
+    made.write_text("".join(f"{j} {j * 100} 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 {p} {t}\n"
+                            for j, p, t in [(1, -1, -1), (2, 1, 90), (3, 9, 10.5), (4, 3, 0)]))
+    none = tmp_path / "none.swf"
+    none.write_text("1 0 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n")
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [made, none])
+    out = wla("quality", archive=tmp_path / "a.duckdb")
+    assert out.status == 0, out.err
+    part = out.out.split("dependencies (fields 17 and 18; think times in seconds):\n")[1].split("\n\n")[0]
+    head, row, line = part.splitlines()
+    assert head.split() == ["name", "with_pred", "share", "not_in_log", "min", "q1", "median", "q3", "p90", "max"]
+    # think times 0, 10.5, 90: quartiles 5.25, 10.5, 50.25, p90 74.1
+    assert row.split() == ["made", "3", "75.0%", "1", "0", "5.25", "10.50", "50.25", "74.10", "90"]
+    assert line == "none: no job has a preceding job"
+    got = json.loads(wla("quality", "made", "--json", archive=tmp_path / "a.duckdb").out)[0]
+    assert {k: got[k] for k in ("with_predecessor", "predecessor_share", "predecessor_missing", "think_median")} \
+        == {"with_predecessor": 3, "predecessor_share": 0.75, "predecessor_missing": 1, "think_median": 10.5}

@@ -33,8 +33,9 @@ def check_query(body: exp.Expression, file: str) -> tuple[tuple[str, ...], tuple
     """Refuse unknown tables and columns and a wrong output; return the
     columns the rule returns, and the job columns it reads and writes."""
     schema = table_schema()
+    named = _named(body, schema, file)
     for table in body.find_all(exp.Table):
-        if table.name not in schema:
+        if table.name not in schema and table.name not in named:
             raise RuleError(f"{file}: unknown table {table.name!r}; a rule reads input "
                             f"and the archive's tables ({', '.join(sorted(schema))})")
     try:
@@ -54,6 +55,16 @@ def check_query(body: exp.Expression, file: str) -> tuple[tuple[str, ...], tuple
         raise RuleError(f"{file}: unexpected output columns {', '.join(extra)}; besides the job "
                         "columns a rule returns only _drop and _why_<field>")
     return (tuple(out), *_lineage(checked))
+
+
+def _named(body: exp.Expression, schema: dict[str, dict[str, str]], file: str) -> set[str]:
+    """The names the query's WITH gives its parts; none may hide a table
+    (binding reads every `input` as the step before)."""
+    names = {cte.alias_or_name for cte in body.find_all(exp.CTE)}
+    hiding = sorted(names & set(schema))
+    if hiding:
+        raise RuleError(f"{file}: a WITH part is named {hiding[0]!r}, as a table a rule reads; rename it")
+    return names
 
 
 def _unresolved(checked: exp.Expression, schema: dict[str, dict[str, str]]) -> str | None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from real_logs import pandas_log
-from wla.archive.analysis.quality import quality
+from real_logs import data_dir, pandas_log
+from wla.archive import open as open_archive
+from wla.archive.analysis.quality import THINK, quality
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import parse_recipe
+from wla.archive.store.ingest import ingest
 
 LOGS = ["SDSC-SP2-1998-4.2-cln", "HPC2N-2002-2.2-head3170", "LANL-CM5-1994-4.1-cln",
         "KTH-SP2-1996-2.1-cln", "OSC-Clust-2000-3.1-cln", "LLNL-Thunder-2007-1.1-cln"]
@@ -29,6 +33,7 @@ def expected(df: pd.DataFrame, size: int) -> dict:
         "mem_over_requested": ((df.mem >= 0) & (df.req_mem > 0) & (df.mem > df.req_mem)).sum(),
         "cpu_over_run": ((df.cpu >= 0) & (df.run >= 0) & (df.cpu > df.run + 60)).sum(),
         "users": df.user[df.user != -1].nunique(),
+        "with_predecessor": (df.prev != -1).sum(),
     }
     # utilization: processor-seconds over size x (last - first termination)
     p = np.where(df.procs > 0, df.procs, np.where(df.req_procs > 0, df.req_procs, np.nan))
@@ -87,3 +92,45 @@ def test_unknown_machine_size_is_reported(real_archive):
     q = quality(real_archive, ["RICC-2010-2"]).iloc[0]
     assert pd.isna(q.machine_size) and pd.isna(q.exceptions) and pd.isna(q.utilization)
     assert q.ceiling > 0
+
+
+# -- dependencies (fields 17 and 18) -------------------------------------------------
+
+
+def _version(a, log: str, steps: str) -> None:
+    clean(a, parse_recipe(f'log = "{log}"\nversion = "d"\n\n{steps}'))
+
+
+def test_dependencies_of_a_made_log_by_hand(tmp_path):
+    # job, submit, run, user. Filled: 2 <- 1 (10 s), 3 <- 2 (30), 4 <- 3 (40),
+    # 5 <- 4 (90), 7 <- 6 (950); then job 2 is dropped, so job 3 points to
+    # a job not in the version.
+    jobs = [(1, 0, 100, 1), (2, 110, 10, 1), (3, 150, 10, 1), (4, 200, 10, 1), (5, 300, 10, 1),
+            (6, 0, 50, 2), (7, 1000, 10, 2)]
+    (tmp_path / "made.swf").write_text("".join(f"{j} {t} 0 {r} 1 -1 -1 1 -1 -1 1 {u} -1 -1 -1 -1 -1 -1\n"
+                                               for j, t, r, u in jobs))
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [tmp_path / "made.swf"])
+        _version(a, "made", '[[step]]\nrule = "dependencies"\n\n[[step]]\nrule = "filter"\nwhere = "job=2"\n')
+        q = quality(a).set_index("name")
+    got = q.loc["made@d"]
+    assert got.with_predecessor == 4 and got.predecessor_share == 4 / 6 and got.predecessor_missing == 1
+    # think times 30, 40, 90, 950; quantiles interpolated between neighbours
+    assert [got[c] for c in THINK] == pytest.approx([30, 37.5, 65, 305, 692, 950], rel=1e-12)
+    assert q.loc["made", "with_predecessor"] == 0 and q.loc["made", THINK].isna().all()
+
+
+def test_dependencies_of_a_real_logs_version_match_numpy(tmp_path):
+    log = "KTH-SP2-1996-2.1-cln"
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [data_dir() / f"{log}.swf.gz"])
+        _version(a, log, '[[step]]\nrule = "dependencies"\n')
+        got = quality(a, [f"{log}@d"]).iloc[0]
+        fields = a.df(f"SELECT job, prev_job, think FROM jobs WHERE log_id = {a.log_id(log + '@d')}")
+    has = fields.prev_job.to_numpy() != -1
+    think = fields.think.to_numpy()[has]
+    assert got.with_predecessor == has.sum() > 0
+    assert got.predecessor_share == pytest.approx(has.mean(), rel=1e-12)
+    assert got.predecessor_missing == (~np.isin(fields.prev_job[has], fields.job)).sum() == 0
+    want = [think.min(), *np.percentile(think, [25, 50, 75, 90]), think.max()]
+    assert [got[c] for c in THINK] == pytest.approx(want, rel=1e-12)

@@ -28,7 +28,7 @@ FROM input
 
 def test_every_builtin_rule_loads_with_its_metadata():
     rules = load_rules()
-    assert sorted(rules) == ["capacity", "filter", "normalize", "recover", "status", "trim"]
+    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "status", "trim"]
     for rule in rules.values():
         assert rule.version >= 1 and len(rule.rationale) > 100 and len(rule.fingerprint) == 64
         assert Path(rule.file).name == f"{rule.name}.sql"
@@ -38,6 +38,9 @@ def test_every_builtin_rule_loads_with_its_metadata():
     assert rules["recover"].writes == ("procs", "req_procs", "run")
     assert "cpu" in rules["recover"].reads
     assert rules["trim"].reads == ("submit",) and rules["trim"].writes == ()
+    # Its WITH parts are its own: they read input, and they are not lineage.
+    assert rules["dependencies"].writes == ("prev_job", "think")
+    assert rules["dependencies"].reads == ("job", "prev_job", "run", "submit", "think", "user_id", "wait")
 
 
 def test_white_space_comments_and_case_do_not_change_the_fingerprint():
@@ -56,6 +59,9 @@ def test_white_space_comments_and_case_do_not_change_the_fingerprint():
     ("SELECT *, 1 AS extra FROM input", "unexpected output columns extra"),
     ("SELECT *, $other AS _drop FROM input", "$other is not a parameter"),
     ("DELETE FROM input", "a rule is one SELECT"),
+    ("WITH jobs AS (SELECT * FROM input) SELECT *, NULL AS _drop FROM jobs",
+     "a WITH part is named 'jobs', as a table a rule reads"),
+    ("WITH k AS (SELECT * FROM input) SELECT *, 'x' AS _drop FROM kk", "mine.sql: unknown table 'kk'"),
     ("SELECT * FROM input; SELECT * FROM input", "a rule is one SELECT"),
 ])
 def test_a_broken_rule_is_refused_naming_file_and_problem(sql, message):
@@ -63,6 +69,14 @@ def test_a_broken_rule_is_refused_naming_file_and_problem(sql, message):
     with pytest.raises(RuleError, match=None) as e:
         parse_rule(text, "mine.sql")
     assert message in str(e.value)
+
+
+def test_a_rule_may_name_the_parts_of_its_query():
+    text = GOOD.split("SELECT")[0] + ("WITH big AS (SELECT line_no FROM input WHERE procs > $limit)\n"
+                                      "SELECT input.*, CASE WHEN big.line_no IS NOT NULL THEN 'big' END AS _drop\n"
+                                      "FROM input LEFT JOIN big ON big.line_no = input.line_no\n")
+    rule = parse_rule(text, "mine.sql")
+    assert rule.reads == ("procs",) and rule.writes == ()
 
 
 @pytest.mark.parametrize("header, message", [
