@@ -1,0 +1,79 @@
+"""Feedback on whole real logs: each log's version with dependencies (the
+example recipes, the dependencies rule's defaults) simulated by the core
+and by the reference, arrival for arrival and start for start; on a machine
+where nothing waits, every job arrives at its submit time."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from real_logs import ROOT, data_dir
+from wla.archive import open as open_archive
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import read_recipe
+from wla.archive.store.ingest import ingest
+from wla.archive.store.select import log_arrays
+from wla.sim import from_archive, simulate
+from wla.sim.reference import reference_schedule
+from wla.sim.schedule import schedule
+
+LOGS = ("KTH-SP2-1996-2.1-cln", "SDSC-SP2-1998-4.2-cln", "CTC-SP2-1996-3.1-cln")
+
+
+@pytest.fixture(scope="module")
+def deps(tmp_path_factory):
+    path = tmp_path_factory.mktemp("feedback") / "a.duckdb"
+    with open_archive(path, write=True) as a:
+        ingest(a, [data_dir() / f"{log}.swf.gz" for log in LOGS])
+        for log in LOGS:
+            clean(a, read_recipe(ROOT / "schema" / "recipes" / f"{log}-deps.toml"))
+    with open_archive(path) as a:
+        yield {log: from_archive(a, f"{log}@deps") for log in LOGS} | {
+            f"{log} original": from_archive(a, log) for log in LOGS} | {
+            f"{log} fields": log_arrays(a, f"{log}@deps") for log in LOGS}
+
+
+CASES = [(log, policy) for log in LOGS for policy in ("fcfs", "easy", "conservative")]
+
+
+@pytest.mark.parametrize("log, policy", [
+    c if c != ("CTC-SP2-1996-3.1-cln", "conservative") else pytest.param(*c, marks=pytest.mark.slow) for c in CASES])
+def test_core_equals_reference_on_a_whole_log(deps, log, policy):
+    w = deps[log]
+    args = (w.submit, w.run, w.procs, w.estimate, w.P, policy)
+    fast = schedule(*args, pred=w.prev, think=w.think)
+    start, arrive = reference_schedule(*args, pred=w.prev, think=w.think)
+    assert np.array_equal(start, fast.start)
+    assert np.array_equal(arrive, fast.arrive)
+    late = fast.arrive > w.submit
+    # the log is busy enough that feedback holds thousands of jobs back, and
+    # only jobs that wait for another can be held
+    assert late.sum() > 1000
+    assert (w.prev[late] >= 0).all()
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_where_nothing_waits_every_job_arrives_at_its_submit_time(deps, log):
+    w = deps[log]
+    wide = schedule(w.submit, w.run, w.procs, w.estimate, int(w.procs.sum()), "easy", pred=w.prev, think=w.think)
+    assert np.array_equal(wide.arrive, w.submit)
+    assert np.array_equal(wide.start, w.submit)
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_a_version_with_dependencies_replays_as_its_log_without_feedback(deps, log):
+    w, original = deps[log], deps[f"{log} original"]
+    assert np.array_equal(w.submit, original.submit) and np.array_equal(w.run, original.run)
+    plain, fed = simulate(w), simulate(w, feedback=True, check=True)
+    assert np.array_equal(plain.start, simulate(original).start)
+    assert plain.settings["feedback"] is False and fed.settings["feedback"] is True
+    # linked: the simulated jobs whose field 17 names another simulated job
+    # (job numbers are unique in these logs), counted from the stored fields
+    fields = deps[f"{log} fields"]
+    assert len(np.unique(fields["job"])) == len(fields["job"])
+    prev_of = dict(zip(fields["job"].tolist(), fields["prev_job"].tolist()))
+    simulated = set(w.job.tolist())
+    wanted = [prev_of[j] for j in w.job.tolist() if prev_of[j] != -1]
+    linked = sum(p in simulated for p in wanted)
+    assert fed.counts["dependencies"] == {"with a preceding job": linked,
+                                          "preceding job not simulated": len(wanted) - linked}
+    assert fed.counts["arrived_late"] == int((fed.submit > fed.trace_submit).sum()) > 0
