@@ -212,7 +212,7 @@ Resample = shown_by_cli(False, "--resample",
 # -- comparisons ----------------------------------------------------------------------------------
 
 _SIDE = ("What sets {} apart, KEY=VALUE (repeatable): version, exclude, procs, policy, estimate, overrun, "
-         "load, tau, warmup, ties, passes")
+         "load, tau, warmup, ties, passes, feedback (true or false)")
 SideA = typer.Option([], "--a", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("A"))
 SideB = typer.Option([], "--b", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("B"))
 

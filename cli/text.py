@@ -361,6 +361,7 @@ def simulation(summary: dict) -> str:
     lines.append(f"measured {c['measured']:,}" + (f" (not measured: {out})" if out else ""))
     if c.get("reservations_delayed") is not None:
         lines.append(f"reservations moved later: {c['reservations_delayed']:,} (only when an estimate grows)")
+    lines += [part for line in feedback_lines(s.get("feedback"), c) for part in _wrapped(line, "          ")]
     lines.append("")
     lines.append(f"{'':18}{'mean':>12}{'median':>12}{'p95':>12}")
     for key, label in (("wait", "wait (s)"), ("response", "response (s)"),
@@ -379,6 +380,21 @@ def simulation(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def feedback_lines(feedback: bool | None, c: dict) -> list[str]:
+    """What feedback did, or that the workload could have used it: silent
+    on a workload whose fields 17/18 are empty, simulated without it."""
+    deps = c.get("dependencies") or {}
+    linked, lost = deps.get("with a preceding job", 0), deps.get("preceding job not simulated", 0)
+    if not feedback:
+        return [f"dependencies: {count(linked, 'job')} wait for another (fields 17/18), not used "
+                "(--feedback uses them)"] if linked else []
+    if not linked:
+        return ["feedback: no job waits for another (fields 17/18 are empty: the dependencies rule fills them)"]
+    return [f"feedback: {count(linked, 'job')} wait for another (fields 17/18)"
+            + (f", {lost:,} more for a job not simulated (they do not wait)" if lost else "")
+            + f"; {count(c.get('arrived_late', 0), 'job')} arrived after {'its' if c.get('arrived_late') == 1 else 'their'} submit time"]
+
+
 def _wrapped(line: str, indent: str) -> list[str]:
     """A long line of words on lines of 100 columns (whole with --wide)."""
     import textwrap
@@ -392,7 +408,7 @@ def _wrapped(line: str, indent: str) -> list[str]:
 
 # Settings the simulation's text shows elsewhere: in its first lines, on
 # stderr (--check), in the saturation line (what the backlog counts).
-_SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog")
+_SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog", "feedback")
 
 
 def saturation_line(sat: dict) -> str:

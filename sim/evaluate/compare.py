@@ -144,8 +144,9 @@ SIDE_KEYS = {
     # what --a / --b set: where the workload comes from, or simulate()'s options
     "version": "workload", "exclude": "workload", "procs": "workload",
     "policy": "policy", "estimate": "estimate", "overrun": "overrun", "load": "load_factor", "tau": "tau",
-    "warmup": "warmup", "ties": "ties", "passes": "passes",
+    "warmup": "warmup", "ties": "ties", "passes": "passes", "feedback": "feedback",
 }
+TRUTH = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 
 
 def parse_side(settings: list[str], which: str) -> tuple[dict, dict]:
@@ -171,6 +172,10 @@ def parse_side(settings: list[str], which: str) -> tuple[dict, dict]:
                 options[target] = float(value)
             except ValueError:
                 raise OptionError(f"side_{which}", f"{key}={value!r}: a number") from None
+        elif target == "feedback":
+            if value.strip().lower() not in TRUTH:
+                raise OptionError(f"side_{which}", f"feedback={value!r}: true or false")
+            options[target] = TRUTH[value.strip().lower()]
         else:
             options[target] = value.strip()
     return source, options
