@@ -72,8 +72,8 @@ def main() -> None:
 
     from wla.archive import open as open_archive
     from wla.archive.store.ingest import ingest
-    from wla.sim.evaluate.resample.study import Resampling
     from wla.sim.evaluate.resample.settings import ResampleSettings
+    from wla.sim.evaluate.resample.study import Resampling
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.settings import SimSettings
     from wla.sim.warm import warm

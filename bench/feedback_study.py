@@ -45,9 +45,11 @@ MODELS = {
     "batches independent": {"inherit_batches": False},
     "gap 1 h": {"session_gap": 3600},
 }
-PHASES = {"defaults": ("activity", "cycle")}  # a model not named here: activity alone
+# where long-term users start, per model: the paper's start, and the stationary one; a model not named: activity
+PHASES = {"defaults": ("activity", "cycle"), "across sessions": ("activity", "cycle")}
 METRICS = ("wait", "bounded_slowdown")
 KEPT = ("wait", "bounded_slowdown", "utilization", "throughput_per_hour", "saturated")
+SLOWER = 0.75  # the slower machine: this share of the log's processors
 
 
 def _metrics(result) -> tuple:
@@ -67,7 +69,16 @@ def _run(shared, item) -> tuple:
     return _metrics(simulate(w, fed if model else plain))
 
 
+def _shown_order(item) -> tuple:
+    """Without feedback then with it (the defaults), at each start; then the alternatives."""
+    (m, ph), _ = item
+    if m in ("plain", "defaults"):
+        return 0, ph, m != "plain"
+    return 1 + list(MODELS).index(m), ph, False
+
+
 def study(runs: int, workers: int, data: str) -> dict:
+    from bench_resample import deps_version
     from wla.archive import open as open_archive
     from wla.archive.store.ingest import ingest
     from wla.sim import from_archive, simulate
@@ -76,8 +87,6 @@ def study(runs: int, workers: int, data: str) -> dict:
     from wla.sim.evaluate.resample.study import Resampling
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.settings import SimSettings
-
-    from bench_resample import deps_version
 
     plain, fed = SimSettings(), SimSettings(feedback=True)
     out: dict = {"runs": runs, "settings": {"simulate": plain.as_dict(), "resample": ResampleSettings().as_dict(),
@@ -93,11 +102,20 @@ def study(runs: int, workers: int, data: str) -> dict:
             with open_archive(path) as a:
                 sources = {m: read_source(a, name) for m, name in names.items()}
                 own = {m: from_archive(a, name) for m, name in names.items()}
+            with open_archive(path) as a:  # the log on a slower machine: three quarters of its processors
+                slow = from_archive(a, names["defaults"], procs=int(SLOWER * own["defaults"].P))
         entry: dict = {"log": {"plain": dict(zip(KEPT, _metrics(simulate(own["defaults"], plain))))}}
         for m, w in own.items():
-            entry["log"][m] = dict(zip(KEPT, _metrics(simulate(w, fed))))
+            r = simulate(w, fed)
+            entry["log"][m] = dict(zip(KEPT, _metrics(r)))
             entry["log"][m]["with_predecessor"] = int((w.prev >= 0).sum())
+            entry["log"][m]["arrived_late"] = r.counts["arrived_late"]
             entry["log"][m]["jobs"] = len(w)
+        slow_fed = simulate(slow, fed)
+        entry["slower"] = {"procs": slow.P, "jobs": len(slow),
+                           "plain": dict(zip(KEPT, _metrics(simulate(slow, plain)))),
+                           "defaults": dict(zip(KEPT, _metrics(slow_fed)),
+                                            arrived_late=slow_fed.counts["arrived_late"])}
         resamplings = {(m, ph): Resampling(sources[m], ResampleSettings(phase=ph))
                        for m in MODELS for ph in PHASES.get(m, ("activity",))}
         items = [(None, ph, r) for ph in PHASES["defaults"] for r in range(1, runs + 1)]
@@ -107,7 +125,7 @@ def study(runs: int, workers: int, data: str) -> dict:
             for (m, ph, r), row in ex.results(_run, (resamplings, plain, fed), items):
                 values.setdefault((m or "plain", ph), {})[r] = row
         entry["resampled"] = {}
-        for (m, ph), rows in sorted(values.items()):
+        for (m, ph), rows in sorted(values.items(), key=_shown_order):
             table = np.array([rows[r] for r in range(1, runs + 1)])
             log_value = entry["log"]["plain" if m == "plain" else m]
             summary = {}
@@ -169,13 +187,36 @@ def _value(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def _own(values: dict) -> list[str]:
+    return [_value(values["wait"]), _value(values["bounded_slowdown"]), f"{100 * values['utilization']:.1f}%",
+            f"{values['throughput_per_hour']:.3f}"]
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
 def markdown(result: dict) -> str:
-    """The docs page's table: one row per log and configuration."""
-    rows = [BEGIN, "", f"{result['runs']:,} resampled workloads per row; EASY; wait and bounded slowdown are means "
-            "over the measured jobs of each workload.", "",
+    """The docs page's tables: each log's own replay, without feedback and
+    with it under each model, also on a slower machine; then one row per log
+    and configuration of the resampled workloads."""
+    rows = [BEGIN, "", "Each log replayed with EASY (means over the measured jobs; throughput in jobs an hour), "
+            f"on its machine and on {SLOWER:.0%} of its processors:", "",
+            "| log | replay | jobs arriving late | mean wait (s) | mean bsld | utilization | throughput |",
+            "|---|---|--:|--:|--:|--:|--:|"]
+    for log, entry in result["logs"].items():
+        own, slow = entry["log"], entry["slower"]
+        rows.append(_row([log, "without feedback", "-"] + _own(own["plain"])))
+        rows += [_row([log, f"feedback, {m}", f"{own[m]['arrived_late']:,}"] + _own(own[m])) for m in MODELS]
+        rows.append(_row([log, f"without feedback, {slow['procs']} processors", "-"] + _own(slow["plain"])))
+        rows.append(_row([log, f"feedback, defaults, {slow['procs']} processors",
+                          f"{slow['defaults']['arrived_late']:,}"] + _own(slow["defaults"])))
+    rows += ["", f"{result['runs']:,} resampled workloads per row; EASY; wait and bounded slowdown are means "
+             "over the measured jobs of each workload; *log at*: the share of the workloads below the log's own "
+             "value (the log replayed the same way); throughput: the workloads' median.", "",
             "| log | dependencies | start | feedback | log's wait (s) | resampled median (p5 to p95) | log at "
-            "| log's bsld | resampled median (p5 to p95) | log at | saturated |",
-            "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|"]
+            "| log's bsld | resampled median (p5 to p95) | log at | throughput | saturated |",
+            "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for log, entry in result["logs"].items():
         for key, s in entry["resampled"].items():
             model, phase = key.split(", ")
@@ -186,7 +227,7 @@ def markdown(result: dict) -> str:
                 cells += [_value(own[metric]),
                           f"{_value(m['median'])} ({_value(m['p5'])} to {_value(m['p95'])})",
                           f"p{100 * m['log_at']:.0f}"]
-            cells.append(str(s["saturated"]))
+            cells += [f"{s['throughput_per_hour']['median']:.3f}", str(s["saturated"])]
             rows.append("| " + " | ".join(cells) + " |")
     rows += ["", END]
     return "\n".join(rows)
