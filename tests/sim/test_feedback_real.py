@@ -77,3 +77,27 @@ def test_a_version_with_dependencies_replays_as_its_log_without_feedback(deps, l
     assert fed.counts["dependencies"] == {"with a preceding job": linked,
                                           "preceding job not simulated": len(wanted) - linked}
     assert fed.counts["arrived_late"] == int((fed.submit > fed.trace_submit).sum()) > 0
+
+
+def test_shaken_interarrivals_move_the_floors_of_the_jobs_that_wait(deps):
+    """Shaking the interarrival times under feedback: each run is its
+    shaken workload simulated with feedback, jobs waiting for none arrive at
+    their shaken submit time, the others no earlier."""
+    from wla.sim.evaluate import shake
+    from wla.sim.evaluate.settings import ShakeSettings
+    from wla.sim.evaluate.summary import metric_values
+
+    w = deps["KTH-SP2-1996-2.1-cln"]
+    result = shake(w, ShakeSettings(runs=2, seed=4), feedback=True, workers=1)
+    assert result.settings["feedback"] is True
+    shaking = ShakeSettings(runs=2, seed=4).shaking()
+    assert shaking.attribute == "interarrival"
+    for run in (1, 2):
+        shaken = shaking.workload(w, run)
+        assert not np.array_equal(shaken.submit, w.submit) and np.array_equal(shaken.prev, w.prev)
+        r = simulate(shaken, feedback=True, seed=4, check=True)
+        assert np.array_equal(r.trace_submit, shaken.submit)
+        alone = shaken.prev < 0
+        assert np.array_equal(r.submit[alone], shaken.submit[alone])
+        assert (r.submit >= shaken.submit).all() and (r.submit > shaken.submit).sum() > 1000
+        assert np.array_equal(result.values[run], metric_values(r.metrics), equal_nan=True)
