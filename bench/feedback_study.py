@@ -16,8 +16,8 @@ defaults, also in a random week of their cycle (stationary start).
 For each configuration: the resampled workloads' mean wait and mean
 bounded slowdown (median, 5th and 95th percentiles), where the log's own
 value falls among them (the share of workloads below it), the median over
-the log's value, and utilization and throughput. Saturated workloads are
-counted and kept. Writes bench/figures/feedback-study.json and one figure
+the log's value, and utilization and throughput; as `wla validate` does,
+saturated workloads are counted and left out. Writes bench/figures/feedback-study.json and one figure
 per log, bench/figures/feedback-LOG.png; --docs writes the table into
 docs/pages/feedback.md between its markers.
 """
@@ -58,6 +58,30 @@ def _metrics(result) -> tuple:
             float(m["saturation"]["saturated"]))
 
 
+def balance(jobs) -> dict:
+    """How the users' weekly work offsets each other: the variance of the
+    work submitted each week (processor-seconds of the simulable jobs, by
+    submit week) over the sum of each user's own variance (1 when users are
+    independent, less when one holds back while others are busy); and the
+    largest user's share of the work and correlation with all the others."""
+    from wla.archive.kernel.clock import WEEK
+    from wla.archive.kernel.processors import processors
+
+    run = jobs["run"].to_numpy(np.float64)
+    procs = processors(jobs["procs"].to_numpy(np.float64), jobs["req_procs"].to_numpy(np.float64))
+    user = jobs["user_id"].to_numpy(np.int64)
+    ok = (run > 0) & (procs > 0) & (user >= 0)
+    week = (jobs["submit"].to_numpy(np.float64)[ok] // WEEK).astype(np.int64)
+    users, row = np.unique(user[ok], return_inverse=True)
+    work = np.zeros((len(users), int(week.max()) + 1))
+    np.add.at(work, (row, week), run[ok] * procs[ok])
+    total = work.sum(axis=0)
+    top = int(work.sum(axis=1).argmax())
+    return {"variance_ratio": float(total.var() / work.var(axis=1).sum()), "top_user": int(users[top]),
+            "top_share": float(work[top].sum() / work.sum()),
+            "top_correlation": float(np.corrcoef(work[top], total - work[top])[0, 1])}
+
+
 def _run(shared, item) -> tuple:
     """One resampled workload simulated: under one model and phase with
     feedback, or (model None) without it."""
@@ -86,6 +110,7 @@ def study(runs: int, workers: int, data: str) -> dict:
     from wla.sim.evaluate.resample.settings import ResampleSettings
     from wla.sim.evaluate.resample.study import Resampling
     from wla.sim.evaluate.resample.workload import read_source
+    from wla.sim.evaluate.validate import distribution
     from wla.sim.settings import SimSettings
 
     plain, fed = SimSettings(), SimSettings(feedback=True)
@@ -104,7 +129,8 @@ def study(runs: int, workers: int, data: str) -> dict:
                 own = {m: from_archive(a, name) for m, name in names.items()}
             with open_archive(path) as a:  # the log on a slower machine: three quarters of its processors
                 slow = from_archive(a, names["defaults"], procs=int(SLOWER * own["defaults"].P))
-        entry: dict = {"log": {"plain": dict(zip(KEPT, _metrics(simulate(own["defaults"], plain))))}}
+        entry: dict = {"log": {"plain": dict(zip(KEPT, _metrics(simulate(own["defaults"], plain))))},
+                       "balance": balance(sources["defaults"].jobs)}
         for m, w in own.items():
             r = simulate(w, fed)
             entry["log"][m] = dict(zip(KEPT, _metrics(r)))
@@ -128,18 +154,16 @@ def study(runs: int, workers: int, data: str) -> dict:
         for (m, ph), rows in sorted(values.items(), key=_shown_order):
             table = np.array([rows[r] for r in range(1, runs + 1)])
             log_value = entry["log"]["plain" if m == "plain" else m]
-            summary = {}
-            for i, name in enumerate(KEPT):
-                col = table[:, i]
-                if name == "saturated":
-                    summary[name] = int(col.sum())
-                    continue
-                s = {"median": float(np.median(col)), "p5": float(np.percentile(col, 5)),
-                     "p95": float(np.percentile(col, 95)), "values": col.tolist()}
+            saturated = table[:, KEPT.index("saturated")] == 1
+            summary = {"saturated": int(saturated.sum())}
+            for i, name in enumerate(KEPT[:-1]):
+                col = table[~saturated, i]  # as wla validate: saturated workloads left out
+                s = {"median": float(np.median(col)), "values": col.tolist()}
                 if name in METRICS:
-                    s["log_at"] = float((col < log_value[name]).mean())
-                    s["median_over_log"] = s["median"] / log_value[name]
-                    s["within"] = bool(s["p5"] <= log_value[name] <= s["p95"])
+                    d = distribution(col, log_value[name])
+                    s |= {"p5": d["p5"], "p95": d["p95"], "log_at": d["percentile"] / 100,
+                          "median_over_log": s["median"] / log_value[name],
+                          "within": bool(d["p5"] <= log_value[name] <= d["p95"])}
                 summary[name] = s
             entry["resampled"][f"{m}, {ph}"] = summary
         out["logs"][log] = entry
@@ -153,20 +177,24 @@ def study(runs: int, workers: int, data: str) -> dict:
 
 def figure(log: str, entry: dict, path: Path) -> None:
     """Per metric, the resampled workloads' means without and with feedback
-    (the rule's defaults, the paper's start), the log's own values marked."""
+    (the rule's defaults, the paper's start; and across sessions with the
+    stationary start, the model closest to the log), the log's own values
+    marked."""
     from matplotlib.figure import Figure
     from wla.archive.kernel.plot import count_axis, save
 
-    fig = Figure(figsize=(10, 3.6), dpi=100)
-    axes = fig.subplots(1, 2, gridspec_kw={"left": 0.08, "right": 0.98, "bottom": 0.16, "top": 0.8, "wspace": 0.25})
+    fig = Figure(figsize=(11, 4.0), dpi=100)
+    axes = fig.subplots(1, 2, gridspec_kw={"left": 0.07, "right": 0.98, "bottom": 0.14, "top": 0.72, "wspace": 0.22})
     shown = (("plain, activity", "plain", "without feedback", "0.55"),
-             ("defaults, activity", "defaults", "with feedback", "tab:blue"))
+             ("defaults, activity", "defaults", "with feedback", "tab:blue"),
+             ("across sessions, cycle", "across sessions", "feedback across sessions, stationary start",
+              "tab:orange"))
     for ax, metric, label in zip(axes, METRICS, ("mean wait (s)", "mean bounded slowdown")):
         every = [v for key, _, _, _ in shown for v in entry["resampled"][key][metric]["values"]]
         every += [entry["log"][own][metric] for _, own, _, _ in shown]
         bins = np.geomspace(min(every) / 1.1, max(every) * 1.1, 40)
         for key, own, name, colour in shown:
-            ax.hist(entry["resampled"][key][metric]["values"], bins=bins, color=colour, alpha=0.6,
+            ax.hist(entry["resampled"][key][metric]["values"], bins=bins, color=colour, alpha=0.5,
                     label=f"resampled, {name}")
             ax.axvline(entry["log"][own][metric], color=colour, linestyle="--", linewidth=2,
                        label=f"the log, {name}")
@@ -174,9 +202,10 @@ def figure(log: str, entry: dict, path: Path) -> None:
         ax.set_xlabel(label)
         ax.set_ylabel("resampled workloads")
         count_axis(ax.yaxis)
-    axes[0].legend(fontsize=8, loc="upper left", bbox_to_anchor=(0.0, 1.28), ncol=2, frameon=False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(0.06, 0.92), ncol=3, frameon=False)
     fig.suptitle(f"{log}: EASY, {len(entry['resampled']['plain, activity']['wait']['values'])} resampled workloads",
-                 x=0.98, ha="right", fontsize=10)
+                 x=0.07, y=0.98, ha="left", fontsize=10)
     save(fig, path)
 
 
@@ -200,7 +229,13 @@ def markdown(result: dict) -> str:
     """The docs page's tables: each log's own replay, without feedback and
     with it under each model, also on a slower machine; then one row per log
     and configuration of the resampled workloads."""
-    rows = [BEGIN, "", "Each log replayed with EASY (means over the measured jobs; throughput in jobs an hour), "
+    rows = [BEGIN, "", "How each log's users offset each other's weekly work (1: as if independent):", "",
+            "| log | variance of the weekly work over the sum of the users' | largest user | its share of the work "
+            "| its correlation with the others |", "|---|--:|--:|--:|--:|"]
+    rows += [_row([log, f"{b['variance_ratio']:.2f}", str(b["top_user"]), f"{100 * b['top_share']:.1f}%",
+                   f"{b['top_correlation']:+.2f}"])
+             for log, b in ((log, entry["balance"]) for log, entry in result["logs"].items())]
+    rows += ["", "Each log replayed with EASY (means over the measured jobs; throughput in jobs an hour), "
             f"on its machine and on {SLOWER:.0%} of its processors:", "",
             "| log | replay | jobs arriving late | mean wait (s) | mean bsld | utilization | throughput |",
             "|---|---|--:|--:|--:|--:|--:|"]
@@ -213,7 +248,8 @@ def markdown(result: dict) -> str:
                           f"{slow['defaults']['arrived_late']:,}"] + _own(slow["defaults"])))
     rows += ["", f"{result['runs']:,} resampled workloads per row; EASY; wait and bounded slowdown are means "
              "over the measured jobs of each workload; *log at*: the share of the workloads below the log's own "
-             "value (the log replayed the same way); throughput: the workloads' median.", "",
+             "value (the log replayed the same way, ties counting half); throughput: the workloads' median. As "
+             "`wla validate` does, the workloads that saturated (counted in the last column) are left out.", "",
             "| log | dependencies | start | feedback | log's wait (s) | resampled median (p5 to p95) | log at "
             "| log's bsld | resampled median (p5 to p95) | log at | throughput | saturated |",
             "|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
@@ -240,7 +276,17 @@ def main() -> None:
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--docs", action="store_true", help="write the table into docs/pages/feedback.md")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--docs-from", type=Path, default=None,
+                    help="write the docs' tables from this saved study (adding what it lacks), without running it")
     args = ap.parse_args()
+    if args.docs_from is not None:
+        result = json.loads(args.docs_from.read_text(encoding="utf-8"))
+        for log, entry in result["logs"].items():
+            if "balance" not in entry:
+                entry["balance"] = _log_balance(log, args.data)
+        args.docs_from.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        _write_docs(result)
+        return
     from wla.sim.warm import warm
 
     warm()
@@ -255,11 +301,25 @@ def main() -> None:
                     m.pop("values")
     (args.out / "feedback-study.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if args.docs:
-        page = ROOT / "docs" / "pages" / "feedback.md"
-        text = page.read_text(encoding="utf-8")
-        page.write_text(text[:text.index(BEGIN)] + markdown(result) + text[text.index(END) + len(END):],
-                        encoding="utf-8")
+        _write_docs(result)
     print(markdown(result))
+
+
+def _log_balance(log: str, data: str) -> dict:
+    from wla.archive import open as open_archive
+    from wla.archive.store.ingest import ingest
+    from wla.archive.store.select import log_query
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with open_archive(Path(tmp) / "a.duckdb", write=True) as a:
+            ingest(a, [Path(data) / f"{log}.swf.gz"])
+            return balance(a.df(log_query(a, log)))
+
+
+def _write_docs(result: dict) -> None:
+    page = ROOT / "docs" / "pages" / "feedback.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text[:text.index(BEGIN)] + markdown(result) + text[text.index(END) + len(END):], encoding="utf-8")
 
 
 if __name__ == "__main__":
