@@ -50,7 +50,8 @@ def quality_cmd(
     wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18) and the header audit, per log."""
+    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18) and the header
+    audit, per log."""
     from wla.archive.analysis.header_audit import header_audit
     from wla.archive.analysis.quality import quality
     from wla.archive.resolve import resolve

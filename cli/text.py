@@ -390,9 +390,10 @@ def feedback_lines(feedback: bool | None, c: dict) -> list[str]:
                 "(--feedback uses them)"] if linked else []
     if not linked:
         return ["feedback: no job waits for another (fields 17/18 are empty: the dependencies rule fills them)"]
+    late = c.get("arrived_late", 0)
     return [f"feedback: {count(linked, 'job')} wait for another (fields 17/18)"
             + (f", {lost:,} more for a job not simulated (they do not wait)" if lost else "")
-            + f"; {count(c.get('arrived_late', 0), 'job')} arrived after {'its' if c.get('arrived_late') == 1 else 'their'} submit time"]
+            + f"; {count(late, 'job')} arrived after {'its' if late == 1 else 'their'} submit time"]
 
 
 def _wrapped(line: str, indent: str) -> list[str]:

@@ -22,8 +22,8 @@ def test_the_page_holds_the_saved_studys_tables():
     page = (ROOT / "docs" / "pages" / "feedback.md").read_text(encoding="utf-8")
     shown = page[page.index(feedback_study.BEGIN):page.index(feedback_study.END) + len(feedback_study.END)]
     saved = json.loads((ROOT / "bench" / "figures" / "feedback-study.json").read_text(encoding="utf-8"))
-    assert shown == feedback_study.markdown(saved), (
-        "docs/pages/feedback.md is stale: run python bench/feedback_study.py --docs-from bench/figures/feedback-study.json")
+    rerun = "python bench/feedback_study.py --docs-from bench/figures/feedback-study.json"
+    assert shown == feedback_study.markdown(saved), f"docs/pages/feedback.md is stale: run {rerun}"
     for log in feedback_study.LOGS:
         assert (ROOT / "bench" / "figures" / f"feedback-{log}.png").is_file()
         assert f"figures/feedback-{log}.png" in page
