@@ -59,27 +59,14 @@ def _metrics(result) -> tuple:
 
 
 def balance(jobs) -> dict:
-    """How the users' weekly work offsets each other: the variance of the
-    work submitted each week (processor-seconds of the simulable jobs, by
-    submit week) over the sum of each user's own variance (1 when users are
-    independent, less when one holds back while others are busy); and the
-    largest user's share of the work and correlation with all the others."""
-    from wla.archive.kernel.clock import WEEK
+    """How the log's users offset each other's weekly work (`wla stats`'s
+    weekly_offset)."""
+    from wla.archive.analysis.stats.collect import column
+    from wla.archive.analysis.stats.offset import weekly_offset
     from wla.archive.kernel.processors import processors
 
-    run = jobs["run"].to_numpy(np.float64)
-    procs = processors(jobs["procs"].to_numpy(np.float64), jobs["req_procs"].to_numpy(np.float64))
-    user = jobs["user_id"].to_numpy(np.int64)
-    ok = (run > 0) & (procs > 0) & (user >= 0)
-    week = (jobs["submit"].to_numpy(np.float64)[ok] // WEEK).astype(np.int64)
-    users, row = np.unique(user[ok], return_inverse=True)
-    work = np.zeros((len(users), int(week.max()) + 1))
-    np.add.at(work, (row, week), run[ok] * procs[ok])
-    total = work.sum(axis=0)
-    top = int(work.sum(axis=1).argmax())
-    return {"variance_ratio": float(total.var() / work.var(axis=1).sum()), "top_user": int(users[top]),
-            "top_share": float(work[top].sum() / work.sum()),
-            "top_correlation": float(np.corrcoef(work[top], total - work[top])[0, 1])}
+    procs = processors(column(jobs, "procs"), column(jobs, "req_procs"))
+    return weekly_offset(column(jobs, "submit"), column(jobs, "run"), procs, column(jobs, "user_id"))
 
 
 def _run(shared, item) -> tuple:

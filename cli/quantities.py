@@ -17,6 +17,7 @@ _BY_NAME = (
     ("sessions_per_user", "sessions"), ("session_length", SECONDS), ("cpu_work_per_user", "proc·s"),
     ("first_arrival", SECONDS), ("last_departure", SECONDS), ("activity_period", SECONDS),
     ("weekend_share", PERCENT), ("daytime_share", PERCENT), ("unaccommodated_", PERCENT), ("jobs", "jobs"),
+    ("weekly_variance_ratio", ""),
 )
 
 

@@ -49,6 +49,7 @@ def _statistics() -> dict[str, tuple[str, str]]:
     for period, words in (("day", "days"), ("week", "weeks"), ("two_weeks", "two-week intervals"),
                           ("month", "30-day intervals")):
         out[f"unaccommodated_{period}"] = (f"{words} given more work than the machine", SHARE)
+    out["weekly_variance_ratio"] = ("weekly work's variance over the users' own", "ratio")
     out["jobs"] = ("jobs", "jobs")
     out["saturated"] = ("saturated", "0 no, 1 yes")
     return out

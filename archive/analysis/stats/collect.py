@@ -13,6 +13,7 @@ from wla.archive.kernel.processors import processors
 
 from .hurst import UNIT, hurst_rs
 from .locality import MIN_JOBS, TIME_TOLERANCE, bins_locality, stack_depth
+from .offset import weekly_offset
 from .stability import unaccommodated
 from .users import SESSION_GAP, job_ends, user_statistics
 
@@ -79,6 +80,7 @@ def workload_statistics(jobs: Any, P: int | None, clock: LogClock, *, session_ga
         "users": users.as_dict(detail),
         "cycles": arrival_cycles(submit, clock),
         "stability": unaccommodated(submit, run, procs, P),
+        "weekly_offset": weekly_offset(submit, run, procs, cols["user_id"]),
     }
 
 
@@ -109,4 +111,5 @@ def scalar_statistics(stats: dict) -> dict[str, float | None]:
     out["daytime_share"] = _share(cycles["hour_of_day"], DAYTIME) if dated else None
     for name, entry in stats["stability"].items():
         out[f"unaccommodated_{name}"] = entry["fraction"]
+    out["weekly_variance_ratio"] = stats["weekly_offset"]["variance_ratio"]
     return {k: None if v is None or not math.isfinite(v) else float(v) for k, v in out.items()}
