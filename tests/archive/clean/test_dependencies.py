@@ -202,7 +202,7 @@ def real(tmp_path_factory):
     ("KTH-SP2-1996-2.1-cln", "d", {}),
     ("SDSC-SP2-1998-4.2-cln", "d", {}),
     ("KTH-SP2-1996-2.1-cln", "own", {"inherit_batches": False, "session_gap": 600}),
-    ("SDSC-SP2-1998-4.2-cln", "across", {"across_sessions": True}),
+    pytest.param("SDSC-SP2-1998-4.2-cln", "across", {"across_sessions": True}, marks=pytest.mark.slow),
 ])
 def test_the_rule_agrees_with_a_loop_over_each_users_jobs(real, log, version, params):
     with open_archive(real, write=True) as a:
@@ -223,6 +223,7 @@ def test_the_rule_agrees_with_a_loop_over_each_users_jobs(real, log, version, pa
     assert built[others].equals(original[others])
 
 
+@pytest.mark.slow
 def test_the_same_fields_whatever_the_threads_and_the_order_of_lines(real, tmp_path):
     log = "KTH-SP2-1996-2.1-cln"
     with gzip.open(data_dir() / f"{log}.swf.gz", "rt") as fh:
@@ -264,7 +265,8 @@ def test_a_published_version_carries_fields_17_and_18(real, tmp_path):
     assert any(line.startswith("; Note: Step 2: rule dependencies version 1") for line in text)
 
 
-@pytest.mark.parametrize("log", STUDY)
+@pytest.mark.parametrize("log", [log if log.startswith("KTH") else pytest.param(log, marks=pytest.mark.slow)
+                                 for log in STUDY])
 def test_the_example_recipes_build_the_deps_version_of_each_log(real, log):
     from wla.archive.clean.recipe import read_recipe
 

@@ -40,7 +40,7 @@ def source(kth):
         return read_source(a, DEPS)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_each_kept_dependency_is_the_source_jobs_own_renumbered(source, seed):
     r = resample_source(source, ResampleSettings(seed=seed))
     jobs = r.jobs
