@@ -130,7 +130,9 @@ def quality(frame) -> str:
         columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
     tables = frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
     tables += "\n\n" + dependencies(frame)
-    return tables + "\n\n" + header_audits(frame) if "header_audit" in frame else tables
+    if "header_audit" in frame:
+        tables += "\n\n" + header_audits(frame)
+    return tables + "\n\n" + diagnoses(frame) if "diagnosis" in frame else tables
 
 
 def dependencies(frame) -> str:
@@ -169,6 +171,22 @@ def header_audits(frame) -> str:
     for name, audit in zip(frame["name"], frame["header_audit"]):
         lines.append(f"{name}: {verdict(audit)}")
         lines += [part for line in mismatch_lines(audit) for part in _wrapped(f"  {line}", "    ")]
+    return "\n".join(lines)
+
+
+def diagnoses(frame) -> str:
+    """Each log's findings, one line each (what: where; how much. what to
+    do), or one line saying none of the detectors found anything."""
+    from wla.archive.analysis.diagnosis.registry import DETECTORS
+
+    lines = ["diagnosis:"]
+    for name, findings in zip(frame["name"], frame["diagnosis"]):
+        if not findings:
+            lines.append(f"{name}: nothing found ({count(len(DETECTORS), 'detector')})")
+            continue
+        lines.append(f"{name}: {count(len(findings), 'finding')}")
+        lines += [part for f in findings
+                  for part in _wrapped(f"  - {f['what']}: {f['where']}; {f['how_much']}. {f['action']}", "    ")]
     return "\n".join(lines)
 
 

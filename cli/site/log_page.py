@@ -80,6 +80,15 @@ def header_audit(archive: Archive, name: str) -> dict:
             "rows": records(frame)}
 
 
+def diagnosis(archive: Archive, name: str) -> dict:
+    """The diagnosis's findings, as `wla quality` prints them, and how many
+    detectors looked."""
+    from wla.archive.analysis.diagnosis.diagnose import diagnose
+    from wla.archive.analysis.diagnosis.registry import DETECTORS
+
+    return {"findings": [f.as_dict() for f in diagnose(archive, name)], "detectors": len(DETECTORS)}
+
+
 def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quality_row: dict,
              listed: dict) -> dict:
     """Everything the page of log (or version) `name` shows but its figures
@@ -96,6 +105,7 @@ def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quali
         "header": header_lines(archive, name),
         "quality": quality_tables(quality_row),
         "audit": header_audit(archive, name),
+        "diagnosis": diagnosis(archive, name),
         "flurries": flurry,
         "captions": captions(jobs, facts, quality_row, flurry["weekly_average"]),
         "versions": log_versions(archive, name) if listed["kind"] == "original" else [],

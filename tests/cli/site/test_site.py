@@ -157,6 +157,19 @@ def test_a_log_page_shows_its_header_as_written_and_its_quality(made):
                                                                   "flurries"))
 
 
+def test_a_log_page_shows_the_diagnosis_of_wla_quality(made):
+    from wla.archive.analysis.diagnosis.diagnose import diagnose
+
+    for name in SMALL:
+        page = page_of(made, name).read_text(encoding="utf-8")
+        section = page[page.index('<h2 id="diagnosis">'):page.index('<h2 id="flurries">')]
+        shown = [re.sub(r"<[^>]+>", "", html.unescape(item)) for item in re.findall(r"<li[^>]*>(.*?)</li>", section)]
+        with open_archive(made.archive) as a:
+            expected = [f.line() for f in diagnose(a, name)]
+        assert shown == expected, name
+        assert bool(expected) != ("Nothing found by the" in section), name
+
+
 def decisions_of(made, page: Path) -> dict:
     script = next(a["src"] for t, a in tags(page) if t == "script" and "decisions" in a.get("src", ""))
     text = (page.parent / script).read_text(encoding="utf-8")
