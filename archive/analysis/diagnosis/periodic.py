@@ -44,6 +44,9 @@ def detect(log: LogData, window: int = 20, min_days: int = 14, share_of_days: fl
         ids = log.jobs[field][known].astype(np.int64)
         mine = ids >= 0
         found += _pairs(field, ids[mine], day[mine], minute[mine], window, min_days, share_of_days, contrast)
+    for c in found:  # how far the jobs' median time is from the span's centre, to choose between phases
+        inside = (log.jobs[c["field"]][known] == c["id"]) & _in_span(minute, c["start"], window)
+        c["off_centre"] = abs(float(np.median((minute[inside] - c["start"]) % 1440)) - window / 2)
     rows = np.flatnonzero(known)
     findings, covered = [], []
     for c in _group(_pick(found, window)):
@@ -120,9 +123,10 @@ def _days_at(pairs: np.ndarray, count: np.ndarray, spans: int, shift: int) -> np
 
 def _pick(found: list[dict], window: int) -> list[dict]:
     """The best span of each cluster: spans of one id that overlap (the two
-    phases, or neighbours) describe one periodic job; keep the most days."""
+    phases, or neighbours) describe one periodic job; keep the one with the
+    most days, of those the one centred best on its jobs."""
     out: list[dict] = []
-    for c in sorted(found, key=lambda c: (c["field"] != "user_id", -c["days"], c["id"], c["start"])):
+    for c in sorted(found, key=lambda c: (c["field"] != "user_id", -c["days"], c["off_centre"], c["id"], c["start"])):
         if not any(o["field"] == c["field"] and o["id"] == c["id"]
                    and _apart(o["start"], c["start"]) < window for o in out):
             out.append(c)
