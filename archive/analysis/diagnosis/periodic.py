@@ -9,9 +9,10 @@ job that wanders by up to a quarter of the window around its time always
 falls inside one span. For each user (and application) and span, the days
 with at least one of its jobs there are counted, all pairs at once. A pair
 is periodic when those days number at least `min_days`, make up at least
-`share` of the days from its first to its last, and stand out from the same
-user's days in the spans an hour before and after (`contrast` times the
-larger): a user who simply works every day, all day, is not periodic.
+`share_of_days` of the days from its first to its last, and stand out from
+the same user's days in the spans an hour before and after and from its
+average span's days (`contrast` times the largest of the three): a user who
+simply works every day, all day or all working day, is not periodic.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ PREDICATE_NAMES = {"user_id": "user", "app_id": "app"}
 
 
 def detect(log: LogData, window: int = 20, min_days: int = 14, share_of_days: float = 0.5,
-           contrast: float = 2.0, fields: tuple[str, ...] = ("user_id", "app_id")) -> list[Finding]:
+           contrast: float = 3.0, fields: tuple[str, ...] = ("user_id", "app_id")) -> list[Finding]:
     """One finding per user and time of day, and per time of day for the
     applications periodic over the same days (one script's programs); an
     application's finding is left out where a user's covers its jobs."""
@@ -88,12 +89,15 @@ def _periodic(field: str, ident: np.ndarray, span: np.ndarray, d: np.ndarray, sp
     start = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]])  # pair is sorted: its runs
     pairs, count = pair[start], np.diff(np.r_[start, len(pair)])
     first, last = d[start], d[start + count - 1]
-    # the same id's days an hour before and after
+    # the same id's days an hour before and after, and in an average span of its day
     step = max(1, 60 // window)
     before = _days_at(pairs, count, spans, -step)
     after = _days_at(pairs, count, spans, step)
+    owner = pairs // spans
+    _, at = np.unique(owner, return_inverse=True)
+    mean = (np.bincount(at, weights=count) / spans)[at]
     keep = ((count >= min_days) & (count >= share_of_days * (last - first + 1))
-            & (count >= contrast * np.maximum(before, after)))
+            & (count >= contrast * np.maximum(np.maximum(before, after), mean)))
     out = []
     for p, n, a, b, x, y in zip(pairs[keep], count[keep], first[keep], last[keep], before[keep], after[keep]):
         i, s = divmod(int(p), spans)
