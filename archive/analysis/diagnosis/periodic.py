@@ -45,17 +45,24 @@ def detect(log: LogData, window: int = 20, min_days: int = 14, share_of_days: fl
         ids = log.jobs[field][known].astype(np.int64)
         mine = ids >= 0
         found += _pairs(field, ids[mine], day[mine], minute[mine], window, min_days, share_of_days, contrast)
+    columns = {field: log.jobs[field][known] for field in fields}
+
+    def inside(field: str, ids: list[int], start: int) -> np.ndarray:
+        """The positions (among known submits) of these ids' jobs in the span."""
+        at = np.flatnonzero(np.isin(columns[field], ids) if len(ids) > 1 else columns[field] == ids[0])
+        return at[_in_span(minute[at], start, window)]
+
     for c in found:  # how far the jobs' median time is from the span's centre, to choose between phases
-        inside = (log.jobs[c["field"]][known] == c["id"]) & _in_span(minute, c["start"], window)
-        c["off_centre"] = abs(float(np.median((minute[inside] - c["start"]) % 1440)) - window / 2)
+        at = inside(c["field"], [c["id"]], c["start"])
+        c["off_centre"] = abs(float(np.median((minute[at] - c["start"]) % 1440)) - window / 2)
     rows = np.flatnonzero(known)
     findings, covered = [], []
     for c in _group(_pick(found, window)):
-        inside = np.isin(log.jobs[c["field"]][known], c["ids"]) & _in_span(minute, c["start"], window)
-        if c["field"] != "user_id" and any((inside & other).sum() >= 0.9 * inside.sum() for other in covered):
+        at = inside(c["field"], c["ids"], c["start"])
+        if c["field"] != "user_id" and any(np.isin(at, other).sum() >= 0.9 * len(at) for other in covered):
             continue
-        covered.append(inside)
-        findings.append(_finding(log, c, rows[inside], minute[inside], window))
+        covered.append(at)
+        findings.append(_finding(log, c, rows[at], minute[at], window))
     return findings
 
 
