@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import sentinels
+from . import periodic, process_flurries, sentinels, time_zone
 from .finding import Finding
 
 DETECTORS: dict[str, Callable[..., list[Finding]]] = {
     "sentinels": sentinels.detect,
+    "time_zone": time_zone.detect,
+    "periodic_jobs": periodic.detect,
+    "process_flurries": process_flurries.detect,
 }
