@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import sentinels
+from . import non_dedicated, sentinels, start_arrivals
 from .finding import Finding
 
 DETECTORS: dict[str, Callable[..., list[Finding]]] = {
     "sentinels": sentinels.detect,
+    "start_arrivals": start_arrivals.detect,
+    "non_dedicated": non_dedicated.detect,
 }
