@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from .finding import Finding, share
 from .header_notes import matching
 from .in_use import in_use, written_schedule
