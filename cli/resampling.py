@@ -53,6 +53,7 @@ def resample_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Generate a workload from the log's users (definitions: Resampling) and store it as a log."""
+    from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.archive.resolve import resolve
     from wla.sim.evaluate.resample.store import resample_log
     from wla.sim.evaluate.resample.triples import log_triples
@@ -60,12 +61,14 @@ def resample_cmd(
     settings = resample
     with progress.display("resample", quiet=as_json), context(archive).writing() as a:
         source = resolve(a, log, version).name
+        warnings = log_warnings(a, source)
         stored, r = resample_log(a, source, name=name, settings=settings, rb=log_triples(a, source, rb),
                                  rb_from_flurries=rb_from_flurries, long_term_weeks=long_term_weeks,
                                  edge_weeks=edge_weeks)
     data = {"name": stored, "source": r.source, "jobs": len(r), "rare_behavior_jobs": int(r.rare.sum()),
-            "users": int(r.jobs["user_id"].nunique()), **r.parameters}
+            "users": int(r.jobs["user_id"].nunique()), **r.parameters, "warnings": warnings}
     show(data, as_json, text.resampled)
+    warn(warnings)
 
 
 @app.command("stats")
@@ -80,19 +83,22 @@ def stats_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability."""
+    from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.evaluate.validate import log_statistics
 
     with progress.display("stats", quiet=as_json):
         with context(archive).reading() as a:
             src = read_source(a, log, version)
-        data = log_statistics(src, match, hurst_fit)
+            warnings = log_warnings(a, src.name)
+        data = {**log_statistics(src, match, hurst_fit), "warnings": warnings}
         drawn = []
         if plot_dir is not None:
             from wla.archive.analysis.stats.plot import write_plots
 
             drawn = write_plots(data["statistics"], plot_dir, src.name)
     show(data, as_json, text.statistics, wide=wide)
+    warn(warnings)
     for path in drawn:
         typer.echo(f"drew {path}", err=True)
 
@@ -121,6 +127,7 @@ def validate_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
+    from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.archive.resolve import resolve
     from wla.sim.evaluate.resample.triples import log_triples
     from wla.sim.evaluate.resample.workload import read_source
@@ -132,6 +139,7 @@ def validate_cmd(
     ctx = context(archive)
     with ctx.reading() as a:
         name = resolve(a, log, version).name
+        warnings = log_warnings(a, name)
         src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries)
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=resample, workers=workers, dask=dask,
@@ -142,8 +150,9 @@ def validate_cmd(
         from wla.sim.evaluate.validate_plot import plot_validation
 
         drawn = plot_validation(result, plot_dir)
-    show(result.summary(), as_json, text.validation, wide=wide)
-    warn(result.warnings)
+    warnings += result.warnings
+    show({**result.summary(), "warnings": warnings}, as_json, text.validation, wide=wide)
+    warn(warnings)
     if saved:
         typer.echo(f"{len(result.runs):,} rows saved to {saved}", err=True)
     for path in drawn:

@@ -10,7 +10,7 @@ from wla.sim.settings import SimSettings
 
 from . import options, progress, text
 from .app import app, context
-from .present import show
+from .present import show, warn
 from .settings import takes
 
 
@@ -29,6 +29,7 @@ def simulate_cmd(
 ) -> None:
     """Replay a log, a version or a query on a simulated machine and print the metrics."""
     from wla.archive import UsageError
+    from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.sim.simulate import simulate
     from wla.sim.workload import from_archive
 
@@ -42,6 +43,7 @@ def simulate_cmd(
     with progress.display("simulate", quiet=as_json):
         with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
             workload = from_archive(a, log, version, query, sim.procs, sim.exclude)
+            warnings = log_warnings(a, workload.source["log"]) if "log" in workload.source else []
         result = simulate(workload, sim)
     saved = None
     if save is not None:
@@ -52,7 +54,8 @@ def simulate_cmd(
         else:
             with ctx.writing() as a:
                 saved = save_result(result, save, a)
-    show(result.summary(), as_json, text.simulation, wide=wide)
+    show({**result.summary(), "warnings": warnings}, as_json, text.simulation, wide=wide)
+    warn(warnings)
     if sim.check:
         typer.echo("schedule checked: valid", err=True)
     if saved:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import periodic, process_flurries, sentinels, time_zone
+from . import non_dedicated, periodic, process_flurries, sentinels, start_arrivals, time_zone
 from .finding import Finding
 
 DETECTORS: dict[str, Callable[..., list[Finding]]] = {
     "sentinels": sentinels.detect,
+    "start_arrivals": start_arrivals.detect,
+    "non_dedicated": non_dedicated.detect,
     "time_zone": time_zone.detect,
     "periodic_jobs": periodic.detect,
     "process_flurries": process_flurries.detect,
