@@ -193,10 +193,9 @@ def _finding(log: LogData, c: dict, rows: np.ndarray, minute: np.ndarray, window
         where=f"every day at about {_hhmm(typical)} ({_hhmm(c['start'])}-{_hhmm(end)}:59 local), "
               f"on {c['days']} of the {spanned} days {_date(c['first_day'])} to {_date(c['last_day'])}; "
               f"jobs {int(jobs.min())}-{int(jobs.max())}",
-        how_much=f"{len(rows):,} jobs ({share(len(rows), len(log))} of the log's); on {c['neighbour_days']} "
-                 f"day{'s' if c['neighbour_days'] != 1 else ''} an hour before or after",
-        action=f"Automatic jobs, not users' demand: leave them out with --exclude \"{predicate}\" "
-               f"or the filter rule (where: {predicate})",
+        how_much=f"{len(rows):,} jobs ({share(len(rows), len(log))}); {c['neighbour_days']} "
+                 f"day{'s' if c['neighbour_days'] != 1 else ''} with jobs an hour before or after",
+        action=f"Automatic jobs, not users' demand: --exclude \"{predicate}\" (or the filter rule)",
         data={"field": c["field"], "ids": ids, "time": _hhmm(typical),
               "window": [_hhmm(c["start"]), _hhmm(end) + ":59"], "days": c["days"], "spanned_days": spanned,
               "first_date": _date(c["first_day"]), "last_date": _date(c["last_day"]), "jobs": len(rows),

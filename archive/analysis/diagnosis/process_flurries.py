@@ -94,15 +94,20 @@ def _finding(log: LogData, user: int, rows: np.ndarray, t: dict, over: dict) -> 
         detector="process_flurries",
         what=f"process flurry of user {user} ({measures}, not a job flurry)",
         where=f"{named}{more}; jobs {', '.join(f'{a}-{b}' for a, b in spans[:4])}",
-        how_much=f"up to {top['processes_ratio'] or 0:.2f}x the average weekly processes and "
-                 f"{top['proc_seconds_ratio'] or 0:.2f}x the processor-seconds (week {top['week']}) from "
-                 f"{top['jobs']:,} jobs, {top['job_ratio']:.2f}x the average weekly jobs; "
-                 f"{jobs:,} jobs in all ({share(jobs, len(log))} of the log's)",
-        action=f"Few large jobs that weigh like a flurry: check them (wla flurries {log.name} shows the weeks) "
-               f"and, if unrepresentative, leave them out with --exclude \"{predicate}\" or the filter rule",
+        how_much=f"{_worst(top)} the average weekly {_measure(top)} from {top['jobs']:,} jobs "
+                 f"({top['job_ratio']:.2f}x the average weekly jobs); {jobs:,} jobs in all",
+        action=f"Check them (wla flurries {log.name}); if unrepresentative, --exclude \"{predicate}\"",
         data={"user": user, "weeks": weeks, "jobs": jobs, "predicate": predicate,
               "averages": {k: round(float(v), 2) for k, v in avg.items()}},
     )
+
+
+def _worst(top: dict) -> str:
+    return f"{max(top['processes_ratio'] or 0, top['proc_seconds_ratio'] or 0):.2f}x"
+
+
+def _measure(top: dict) -> str:
+    return "processes" if (top["processes_ratio"] or 0) >= (top["proc_seconds_ratio"] or 0) else "processor-seconds"
 
 
 def _job_spans(log: LogData, user: int, weeks: list[int]) -> list[tuple[int, int]]:
