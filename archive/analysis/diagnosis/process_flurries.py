@@ -16,7 +16,7 @@ import numpy as np
 
 from ...kernel.clock import WEEK, local_date
 from ...kernel.processors import processors
-from .finding import Finding, share
+from .finding import Finding
 from .log_data import LogData
 
 MEASURES = {"processes": "processes", "proc_seconds": "processor-seconds"}

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from real_logs import pandas_log
 from wla.archive.analysis.diagnosis import sentinels
-from wla.archive.analysis.diagnosis.diagnose import diagnose, diagnose_data
+from wla.archive.analysis.diagnosis.diagnose import diagnose_data
 from wla.archive.analysis.diagnosis.log_data import from_columns, load
 from wla.archive.kernel.errors import UsageError
 
@@ -44,8 +44,9 @@ def test_curie_requested_times_at_the_largest_signed_integer(real_archive):
     name = "CEA-Curie-2011-2.1-cln"
     frame = pandas_log(name)
     expected = frame.index[frame["req_time"] == 2 ** 31 - 1]
-    [f] = [f for f in diagnose(real_archive, name) if f.detector == "sentinels"]
+    log = load(real_archive, name)
+    [f] = sentinels.detect(log)
     assert f.data["jobs"] == len(expected) == 3
     assert f.data["first_job"] == int(frame["job"][expected[0]])
-    assert len(load(real_archive, name)) == len(frame)
+    assert len(log) == len(frame)
     assert np.isclose(f.data["values"], [2 ** 31 - 1]).all()
