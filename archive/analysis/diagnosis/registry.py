@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import sentinels
+from . import capacity_regimes, sentinels
 from .finding import Finding
 
 DETECTORS: dict[str, Callable[..., list[Finding]]] = {
     "sentinels": sentinels.detect,
+    "capacity_regimes": capacity_regimes.detect,
 }
