@@ -130,6 +130,13 @@ def regimes(log: LogData, min_days: int = MIN_DAYS, min_change: float = MIN_CHAN
     return _regimes(log, daily_peaks(log), min_days, min_change, tolerance, plateau)
 
 
+def level(log: LogData) -> int | None:
+    """The capacity of a log taken as one regime: its median daily peak of
+    processors in use (None when no job ran)."""
+    peaks = daily_peaks(log).peak
+    return int(round(float(np.median(peaks)))) if len(peaks) else None
+
+
 def _regimes(log: LogData, peaks: DailyPeaks, min_days: int, min_change: float, tolerance: float,
              plateau: float) -> list[Regime]:
     if len(peaks.peak) == 0:
