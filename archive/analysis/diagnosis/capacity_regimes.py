@@ -10,16 +10,19 @@ processors (allocated, else requested: kernel/processors.py) over
 counts them, and a day is a day of the log's local calendar. Days on which
 no processor was in use are left out (an outage says nothing of the
 capacity); when no job of the log has a known wait, starts are taken as the
-submit times (LLNL's logs, whose arrivals are their starts). The
-series is cut by binary segmentation: each segment's best split is the
+submit times (LLNL's logs, whose arrivals are their starts).
+
+The series is cut by binary segmentation: each segment's best split is the
 boundary between two blocks of 7 days that minimizes the absolute deviation
-of the blocks' medians from each side's median, refined to the day, and segments are split while both sides hold `min_days` days and their
-means or medians differ by `min_change` of the larger. Then
-neighbours are merged, the closest levels (median daily peaks) first,
-until every two adjacent regimes' levels differ by `min_change` and both are plateaus (at least `plateau` of
-their days, and `min_days` days, within `tolerance` of their level), since a capacity is a
-ceiling the usage is pressed against, not a demand that wanders. Medians
-make a quiet week or a day of exceptions no regime.
+of the blocks' medians from each side's median, refined to the day, and
+segments are split while both sides hold `min_days` days and their means or
+medians differ by `min_change` of the larger. Then neighbours are merged,
+the closest levels (median daily peaks) first, until every two adjacent
+regimes' levels differ by `min_change` and both are plateaus (at least
+`plateau` of their days, and `min_days` days, within `tolerance` of their
+level), since a capacity is a ceiling the usage is pressed against, not a
+demand that wanders. Medians make a quiet week or a day of exceptions no
+regime.
 """
 from __future__ import annotations
 
