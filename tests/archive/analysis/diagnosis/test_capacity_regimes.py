@@ -174,3 +174,15 @@ def test_no_other_shared_log_has_a_capacity_change(real_archive):
     names = [n for (n,) in real_archive.con.execute("SELECT name FROM logs ORDER BY name").fetchall()]
     changed = {n for n in names if capacity_regimes.detect(load(real_archive, n))}
     assert changed == {SP2}
+
+
+def test_the_regime_rule_numbers_regimes_with_the_detector_s_thresholds():
+    import inspect
+
+    from wla.archive.clean.rules import load_rules
+
+    params = load_rules()["regime"].params
+    defaults = inspect.signature(capacity_regimes.regimes).parameters
+    for name in ("min_days", "min_change", "tolerance", "plateau"):
+        assert params[name].default == defaults[name].default == inspect.signature(
+            capacity_regimes.detect).parameters[name].default
