@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS logs (
     max_queues          BIGINT,
     max_partitions      BIGINT,
     machine_size        BIGINT,             -- MaxProcs, else MaxNodes, else set by hand
-    machine_size_source VARCHAR             -- 'MaxProcs', 'MaxNodes', 'set' or NULL
+    machine_size_source VARCHAR             -- 'MaxProcs', 'MaxNodes', 'set', 'recipe' or NULL
 );
 
 -- Every comment line of every log, in file order, labelled when it reads

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -45,6 +45,7 @@ class StepResult:
     dropped: int
     changed: int
     note: str | None
+    sets: dict = field(default_factory=dict)  # facts of the log the step sets (machine_size)
 
 
 @dataclass(frozen=True)
@@ -144,9 +145,10 @@ def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResul
              f"recipe sha256 {rhash}"]
     for s in steps:
         params = f" with {params_text(s.params)}" if s.params else ""
+        size = f"; machine size set to {s.sets['machine_size']}" if "machine_size" in s.sets else ""
         lines.append(f"; Note: Step {s.step}: rule {s.rule} version {s.rule_version} "
                      f"(fingerprint {s.fingerprint}){params}: "
-                     f"{s.dropped} jobs dropped, {s.changed} changed")
+                     f"{s.dropped} jobs dropped, {s.changed} changed{size}")
     return [header_line(line) for line in lines]
 
 
@@ -280,11 +282,12 @@ class _Before:
 
 def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, clock: LogClock,
                 facts: dict, before: _Before, parts: Parts | None = None) -> tuple[StepResult, _Before]:
-    note = None
+    note, sets = None, {}
     builtins = {"version_id": vid, "step": n}
     if rule.computed:
         jobs = run(con, exp.select("*").from_(before.rows.copy()).order_by("line_no")).df()
-        drops, note = computed(rule.computed)[1](jobs, params, facts, progress=parts)
+        drops, note, sets = computed(rule.computed)[1](jobs, params, facts, progress=parts)
+        facts.update(sets)  # the version's, and what later steps read
         if len(drops):
             frame = pd.DataFrame({"version_id": vid, "step": n,
                                   "line_no": drops["line_no"].astype("int32"),
@@ -319,7 +322,7 @@ def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, cloc
     if before.table is not None:
         run(con, drop("TABLE", before.table))
     result = StepResult(n, rule.name, rule.version, rule.fingerprint, params, view,
-                        int(jobs_in), int(dropped), int(changed), note)
+                        int(jobs_in), int(dropped), int(changed), note, dict(sets))
     return result, _Before(named_table(view), named_table(kept), kept)
 
 
@@ -367,6 +370,9 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     row.update(log_id=vid, name=name, file_name=recipe.file, file_size=len(recipe.text.encode()),
                data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
                blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])
+    sizes = [s.sets["machine_size"] for s in steps if "machine_size" in s.sets]
+    if sizes:  # a step set the machine size (the regime rule): simulate reads it from here
+        row.update(machine_size=sizes[-1], machine_size_source="recipe")
     run(con, insert_row("logs", list(row), now=["ingested_at"]), list(row.values()))
     con.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?, NULL, NULL)",

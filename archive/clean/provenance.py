@@ -44,7 +44,8 @@ def provenance(archive: Archive, log: str, version: str | None = None) -> dict:
         "published_sha256, source_log_id FROM versions WHERE log_id = ?", [vid]).fetchall()[0]
     source, source_sha, source_jobs, source_file = con.execute(
         "SELECT name, sha256, jobs, file_name FROM logs WHERE log_id = ?", [source_id]).fetchall()[0]
-    jobs = con.execute("SELECT jobs FROM logs WHERE log_id = ?", [vid]).fetchall()[0][0]
+    jobs, size, size_source = con.execute("SELECT jobs, machine_size, machine_size_source FROM logs "
+                                          "WHERE log_id = ?", [vid]).fetchall()[0]
     steps = con.execute(
         "SELECT s.step, s.rule, s.rule_version, s.fingerprint, s.params, s.dropped, s.changed, "
         "r.sql, r.sqlglot_version, r.rationale FROM steps s JOIN rules r "
@@ -61,6 +62,8 @@ def provenance(archive: Archive, log: str, version: str | None = None) -> dict:
         source_entity["prov:type"] = _qn("wla:Version")
     version_entity = {"prov:type": _qn("wla:Version"), "prov:label": name, "wla:jobs": jobs,
                       "wla:recipe_sha256": rhash}
+    if size_source == "recipe":  # a step set it (the regime rule), as its Note line says
+        version_entity["wla:machine_size"] = size
     if published_at is not None:
         version_entity.update({"wla:published": _time(published_at), "wla:sha256": published_sha})
     doc: dict = {

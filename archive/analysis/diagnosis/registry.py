@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import non_dedicated, periodic, process_flurries, sentinels, start_arrivals, time_zone
+from . import capacity_regimes, non_dedicated, periodic, process_flurries, sentinels, start_arrivals, time_zone
 from .finding import Finding
 
 DETECTORS: dict[str, Callable[..., list[Finding]]] = {
     "sentinels": sentinels.detect,
+    "capacity_regimes": capacity_regimes.detect,
     "start_arrivals": start_arrivals.detect,
     "non_dedicated": non_dedicated.detect,
     "time_zone": time_zone.detect,

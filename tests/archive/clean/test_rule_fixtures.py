@@ -2,8 +2,10 @@
 
 tests/fixtures/rules/<rule>.txt holds cases separated by blank lines: a
 comment saying what the case shows, optional `header:` lines (the log's SWF
-header) and `params: name = value` lines (TOML values), then the `input:`
-jobs, the `output:` jobs the version keeps, and optionally the `decisions:`.
+header) and `params: name = value` lines (TOML values), optionally the
+version's `machine size:` (its logs row, and the source of it), then the
+`input:` jobs, the `output:` jobs the version keeps, and optionally the
+`decisions:`.
 Tables are `|`-separated with a row of column names; a field not given is -1.
 Every case goes the whole way: SWF file, ingest, recipe, clean.
 """
@@ -40,13 +42,15 @@ def _cases() -> list:
 
 
 def _parse(block: str) -> dict:
-    case: dict = {"header": [], "params": {}, "input": [], "output": [], "decisions": []}
+    case: dict = {"header": [], "params": {}, "input": [], "output": [], "decisions": [], "size": None}
     section = None
     for line in block.splitlines():
         if line.startswith("#"):
             continue
         if line.startswith("header:"):
             case["header"].append(line[len("header:"):].strip())
+        elif line.startswith("machine size:"):
+            case["size"] = line[len("machine size:"):].strip()
         elif line.startswith("params:"):
             case["params"].update(tomllib.loads(line[len("params:"):].strip()))
         elif line.rstrip(":") in ("input", "output", "decisions") and line.endswith(":"):
@@ -76,6 +80,10 @@ def test_rule_fixture(tmp_path, rule, block):
         got = a.df(f"SELECT {', '.join(want.columns)} FROM jobs WHERE log_id = "
                     "(SELECT log_id FROM logs WHERE name = 'case@t') ORDER BY line_no")
         assert got.astype(float).values.tolist() == want.astype(float).values.tolist()
+        if case["size"] is not None:
+            size, source = a.con.execute("SELECT machine_size, machine_size_source FROM logs "
+                                         "WHERE name = 'case@t'").fetchall()[0]
+            assert f"{size} ({source})" == case["size"]
         decided = a.df("SELECT job, action, coalesce(field, '') AS field, old_value AS old, "
                         "new_value AS new, reason FROM decisions ORDER BY job, field")
     want = _table(case["decisions"]) if case["decisions"] else pd.DataFrame(columns=["job", "action"])

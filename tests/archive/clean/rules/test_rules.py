@@ -28,7 +28,7 @@ FROM input
 
 def test_every_builtin_rule_loads_with_its_metadata():
     rules = load_rules()
-    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "status", "trim"]
+    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "regime", "status", "trim"]
     for rule in rules.values():
         assert rule.version >= 1 and len(rule.rationale) > 100 and len(rule.fingerprint) == 64
         assert Path(rule.file).name == f"{rule.name}.sql"
