@@ -50,8 +50,9 @@ def quality_cmd(
     wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18) and the header
-    audit, per log."""
+    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18), the header
+    audit and the known issues, per log."""
+    from wla.archive.analysis.caveats import known_issues
     from wla.archive.analysis.header_audit import header_audit
     from wla.archive.analysis.quality import quality
     from wla.archive.resolve import resolve
@@ -59,6 +60,7 @@ def quality_cmd(
     with progress.display("quality", quiet=as_json), context(archive).reading() as a:
         frame = quality(a, [resolve(a, log).name for log in logs] if logs else None)
         frame["header_audit"] = [header_audit(a, name) for name in frame["name"]]
+        frame["known_issues"] = [[i.to_dict() for i in known_issues(a, name)] for name in frame["name"]]
     show(frame, as_json, text.quality, wide=wide)
 
 

@@ -1,5 +1,6 @@
 """What a log's page shows: the file, the header lines as written, the
-quality report, the header audit, the flurry candidates and the versions;
+quality report, the header audit, the known issues, the flurry candidates
+and the versions;
 the figures are drawn apart (figures.py) from the same jobs."""
 from __future__ import annotations
 
@@ -80,6 +81,14 @@ def header_audit(archive: Archive, name: str) -> dict:
             "rows": records(frame)}
 
 
+def known_issues(archive: Archive, name: str) -> list[dict]:
+    """What is known of the log: the caveats wla ships for it and the user's
+    notes, each with where it comes from (the paper's section, the note's day)."""
+    from wla.archive.analysis.caveats import known_issues as issues
+
+    return [{**i.to_dict(), "where": i.where()} for i in issues(archive, name)]
+
+
 def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quality_row: dict,
              listed: dict) -> dict:
     """Everything the page of log (or version) `name` shows but its figures
@@ -96,6 +105,7 @@ def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quali
         "header": header_lines(archive, name),
         "quality": quality_tables(quality_row),
         "audit": header_audit(archive, name),
+        "issues": known_issues(archive, name),
         "flurries": flurry,
         "captions": captions(jobs, facts, quality_row, flurry["weekly_average"]),
         "versions": log_versions(archive, name) if listed["kind"] == "original" else [],

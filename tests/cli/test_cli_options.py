@@ -102,7 +102,7 @@ def test_version():
 def test_help_lists_the_commands_in_the_order_of_the_work():
     out = run_wla("--help").out
     listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
-    assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries",
+    assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "note", "sql", "export", "quality", "flurries",
                       "load", "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance",
                       "publish", "site", "simulate", "shake", "sweep", "compare", "users", "resample", "stats",
                       "validate", "esp", "doctor"]
