@@ -87,11 +87,10 @@ def info_cmd(
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """A log's (or version's) file, header lines and figures."""
+    """A log's (or version's) file, header lines, figures and known issues."""
+    from wla.archive.analysis.caveats import known_issues
     from wla.archive.resolve import resolve
     from wla.archive.store.catalog import log_info
-
-    from wla.archive.analysis.caveats import known_issues
 
     with context(archive).reading() as a:
         name = resolve(a, log, version).name
