@@ -61,7 +61,8 @@ def base_log(name: str) -> str | None:
 
 
 def load_caveats(path: str | os.PathLike | None = None) -> dict[str, tuple[Issue, ...]]:
-    """Each log's caveats, in the file's order: the file shipped with wla, or
+    """Each log's caveats, in the order of the paper's sections (of the file
+    within one): the file shipped with wla, or
     the one at `path`. A damaged file or entry is refused (WlaError naming
     the file and the entry)."""
     if path is None:
@@ -98,7 +99,12 @@ def _read(where: str, text: str) -> dict[str, tuple[Issue, ...]]:
         logs, issue = _entry(f"{where}: caveat entry {i}", raw)
         for log in logs:
             by_log.setdefault(log, []).append(issue)
-    return {log: tuple(found) for log, found in by_log.items()}
+    return {log: tuple(sorted(found, key=_in_paper)) for log, found in by_log.items()}
+
+
+def _in_paper(issue: Issue) -> list[int]:
+    """Where the issue is in the paper, to list a log's issues in the paper's order."""
+    return [int(part) for part in (issue.section or "0").split(".")]
 
 
 def _entry(at: str, raw: object) -> tuple[list[str], Issue]:

@@ -15,7 +15,8 @@ KTH, LUBLIN = "KTH-SP2-1996-2.1-cln", "lublin_256"
 
 def _kth() -> list[dict]:
     raw = tomllib.loads((ROOT / "archive" / "analysis" / "caveats.toml").read_text())["caveat"]  # apart
-    return [e for e in raw if "KTH-SP2-1996" in e["logs"]]
+    kth = [e for e in raw if "KTH-SP2-1996" in e["logs"]]
+    return sorted(kth, key=lambda e: [int(p) for p in e["section"].split(".")])  # the paper's order
 
 
 def _unwrapped(lines: list[str]) -> list[str]:

@@ -168,6 +168,7 @@ def _issues(page: Path) -> list[str]:
 
 def test_a_log_page_shows_its_known_issues_and_a_version_its_originals(made):
     caveats = tomllib.loads((ROOT / "archive" / "analysis" / "caveats.toml").read_text())["caveat"]  # apart
+    caveats.sort(key=lambda c: [int(p) for p in c["section"].split(".")])  # the paper's order
     hpc2n = [f"paper §{c['section']} {c['topic']}: {c['text']}" for c in caveats if "HPC2N-2002" in c["logs"]]
     nasa = [f"paper §{c['section']} {c['topic']}: {c['text']}" for c in caveats if "NASA-iPSC-1993" in c["logs"]]
     note = f"your note of {NOTE[1]}: {NOTE[0]}"
