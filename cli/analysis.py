@@ -51,7 +51,8 @@ def quality_cmd(
     archive: Optional[Path] = options.Archive,
 ) -> None:
     """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18), the header
-    audit and the diagnosis (what is wrong with the log beyond its jobs), per log."""
+    audit, the diagnosis (what is wrong with the log beyond its jobs) and the known issues, per log."""
+    from wla.archive.analysis.caveats import known_issues
     from wla.archive.analysis.diagnosis.diagnose import diagnose
     from wla.archive.analysis.header_audit import header_audit
     from wla.archive.analysis.quality import quality
@@ -61,6 +62,7 @@ def quality_cmd(
         frame = quality(a, [resolve(a, log).name for log in logs] if logs else None)
         frame["header_audit"] = [header_audit(a, name) for name in frame["name"]]
         frame["diagnosis"] = [[f.as_dict() for f in diagnose(a, name)] for name in frame["name"]]
+        frame["known_issues"] = [[i.to_dict() for i in known_issues(a, name)] for name in frame["name"]]
     show(frame, as_json, text.quality, wide=wide)
 
 

@@ -17,7 +17,7 @@ from . import options
 
 # The help lists the commands as the work flows: logs in, looked at, cleaned,
 # published, simulated.
-FLOW = ("ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries", "load",
+FLOW = ("ingest", "pull", "convert", "ls", "info", "set", "note", "sql", "export", "quality", "flurries", "load",
         "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish", "site",
         "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp", "doctor")
 

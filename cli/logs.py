@@ -87,12 +87,15 @@ def info_cmd(
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """A log's (or version's) file, header lines and figures."""
+    """A log's (or version's) file, header lines, figures and known issues."""
+    from wla.archive.analysis.caveats import known_issues
     from wla.archive.resolve import resolve
     from wla.archive.store.catalog import log_info
 
     with context(archive).reading() as a:
-        data = log_info(a, resolve(a, log, version).name)
+        name = resolve(a, log, version).name
+        data = log_info(a, name)
+        data["known_issues"] = [issue.to_dict() for issue in known_issues(a, name)]
     show(data, as_json, text.info)
 
 
@@ -109,6 +112,42 @@ def set_cmd(
 
     with context(archive).writing() as a:
         typer.echo(set_fact(a, resolve(a, log).name, fact, value))
+
+
+@app.command("note")
+def note_cmd(
+    log: str = options.Log,
+    note: Optional[str] = options.NoteText,
+    day: Optional[str] = options.NoteDate,
+    as_json: bool = options.Json,
+    archive: Optional[Path] = options.Archive,
+) -> None:
+    """Keep a note on a log (what you know of it, with its day), or list its notes and known issues."""
+    import datetime as dt
+
+    from wla.archive.analysis.caveats import known_issues
+    from wla.archive.kernel.errors import UsageError
+    from wla.archive.resolve import resolve
+    from wla.archive.store.notes import add_note, check_note
+
+    if note is None:
+        if day is not None:
+            raise UsageError("--date is the day of a new note: give the note's text too")
+        with context(archive).reading() as a:
+            name = resolve(a, log).name
+            shown = {"log": name, "known_issues": [i.to_dict() for i in known_issues(a, name)]}
+        show(shown, as_json, text.known_issues_of)
+        return
+    check_note(note)  # before the archive is opened: a damaged note never waits for the lock
+    try:
+        on = None if day is None else dt.date.fromisoformat(day)
+    except ValueError:
+        raise UsageError(f"--date {day!r} is not a day written YYYY-MM-DD") from None
+    with context(archive).writing() as a:
+        named = resolve(a, log)
+        kept = add_note(a, named.log, note, on)
+    show({**kept.to_dict(), "log": named.log}, as_json,
+         lambda n: f"noted on {n['log']} ({n['noted_on']}, note {n['seq']})")
 
 
 @app.command("sql")

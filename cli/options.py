@@ -122,6 +122,10 @@ TimeZone = typer.Option(None, "--tz", help="Time zone of times written without o
 MaxProcs = typer.Option(None, "--max-procs", help="Processors of the machine (the header's MaxProcs)")
 Fact = typer.Argument(..., metavar='FACT', help="max-procs, unix-start-time or time-zone-string")
 Value = typer.Argument(..., metavar='VALUE')
+NoteText = typer.Argument(None, metavar='TEXT', show_default=False,
+                          help="What you know of the log, one line [default: list the log's notes]")
+NoteDate = shown_by_cli(None, "--date", show_default=False,
+                        help="The day the note is of, YYYY-MM-DD [default: today]")
 Query = typer.Argument(..., metavar='QUERY', help="One read-only SQL statement")
 SqlFormat = shown_by_cli("table", "--format", "-f", callback=lowered, help="table, csv, json or parquet")
 SqlLimit = shown_by_cli(100, "--limit", help="Rows the table shows on the terminal, then how many more (0: all)")

@@ -117,7 +117,26 @@ def info(data: dict) -> str:
     }
     width = max(map(len, facts))
     lines += [f"{k:>{width}}: {v}" for k, v in facts.items()]
+    if "known_issues" in data:
+        lines += ["", *issue_lines(data["known_issues"])]
     return "\n".join(lines)
+
+
+def issue_lines(issues: list[dict]) -> list[str]:
+    """A log's known issues, one each (wrapped): where it comes from, its topic, what is known."""
+    if not issues:
+        return ["known issues: none that wla knows of (`wla note LOG \"...\"` keeps yours)"]
+    lines = [f"known issues ({len(issues)}):"]
+    for i in issues:
+        where = f"paper §{i['section']}" if i["source"] == "paper" else f"your note of {i['noted_on']}"
+        said = f"{where}, {i['topic']}: {i['text']}" if i["topic"] else f"{where}: {i['text']}"
+        lines += _wrapped(f"  {said}", "    ")
+    return lines
+
+
+def known_issues_of(data: dict) -> str:
+    """`wla note LOG`: the log's known issues, the user's notes among them."""
+    return "\n".join([data["log"], *issue_lines(data["known_issues"])])
 
 
 def quality(frame) -> str:
@@ -131,8 +150,16 @@ def quality(frame) -> str:
     tables = frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
     tables += "\n\n" + dependencies(frame)
     if "header_audit" in frame:
-        tables += "\n\n" + header_audits(frame)
-    return tables + "\n\n" + diagnoses(frame) if "diagnosis" in frame else tables
+        tables += "
+
+" + header_audits(frame)
+    if "diagnosis" in frame:
+        tables += "
+
+" + diagnoses(frame)
+    return tables + "
+
+" + known_issues(frame) if "known_issues" in frame else tables
 
 
 def dependencies(frame) -> str:
@@ -187,6 +214,16 @@ def diagnoses(frame) -> str:
         lines.append(f"{name}: {count(len(findings), 'finding')}")
         lines += [part for f in findings
                   for part in _wrapped(f"  - {f['what']}: {f['where']}; {f['how_much']}. {f['action']}", "    ")]
+    return "\n".join(lines)
+
+
+def known_issues(frame) -> str:
+    """Each log's known issues (the caveats wla ships, the user's notes): one
+    line saying how many, then one per issue."""
+    lines = ["known issues:"]
+    for name, issues in zip(frame["name"], frame["known_issues"]):
+        lines.append(f"{name}: {count(len(issues), 'known issue')}" if issues else f"{name}: none known")
+        lines += issue_lines(issues)[1:] if issues else []
     return "\n".join(lines)
 
 

@@ -217,3 +217,15 @@ CREATE TABLE IF NOT EXISTS resampled_jobs (
     replica     INTEGER NOT NULL,
     rare        BOOLEAN NOT NULL
 );
+
+-- The user's notes on a log (`wla note`): what they know of it that the
+-- caveats wla ships do not say, each with the day it was noted. Keyed by the
+-- original log's name, so that its versions read them too and a note
+-- outlives the log's removal and ingest again under the same name.
+CREATE TABLE IF NOT EXISTS notes (
+    log       VARCHAR NOT NULL,
+    seq       INTEGER NOT NULL,   -- the order the notes of a log were taken in
+    noted_on  DATE    NOT NULL,
+    text      VARCHAR NOT NULL,
+    PRIMARY KEY (log, seq)
+);

@@ -2,7 +2,10 @@
 
 The catalog is data, not code, so that a new log of the Parallel Workloads
 Archive is one entry; it is checked when read, so that a bad entry is named
-before anything is downloaded or written.
+before anything is downloaded or written. Each file is a log's original or
+one of its cleaned versions; a log's name without its version (LOG, the
+name before `-VERSION`) names its original, the one file every study of
+the log can start from.
 """
 from __future__ import annotations
 
@@ -22,6 +25,9 @@ from ..swf.reader import log_name
 URL_ENV = "WLA_PULL_URL"
 CATALOG = "catalog.toml"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_VERSION = re.compile(r"\d+(\.\d+)*")
+KINDS = ("original", "cleaned")
+CLEANED = "-cln"  # the archive's mark of a cleaned version's file
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,19 @@ class Entry:
     path: str  # relative to the base URL: FOLDER/FILE.swf.gz
     size: int | None = None
     sha256: str | None = None
+    version: str = ""  # the archive's version of the file: 4 (an original), 4.2 (cleaned from 4)
+    kind: str = "original"  # or "cleaned"
+
+    @property
+    def log(self) -> str:
+        """The log's name without its version: SDSC-SP2-1998."""
+        tail = f"-{self.version}" + (CLEANED if self.kind == "cleaned" else "")
+        return self.name[: -len(tail)] if self.version and self.name.endswith(tail) else self.name
+
+    @property
+    def source_version(self) -> str:
+        """The version of the original a cleaned version was made from (4.2: 4); an original's own."""
+        return self.version.rsplit(".", 1)[0] if self.kind == "cleaned" else self.version
 
     @property
     def file_name(self) -> str:
@@ -50,6 +69,12 @@ class Catalog:
 
     def names(self) -> list[str]:
         return [e.name for e in self.entries]
+
+    def original(self, log: str) -> Entry | None:
+        """The original of the log named without its version (its newest, if
+        the catalog lists more than one), or None."""
+        found = [e for e in self.entries if e.kind == "original" and e.version and e.log == log]
+        return max(found, key=lambda e: [int(p) for p in e.version.split(".")], default=None)
 
 
 def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
@@ -87,13 +112,26 @@ def _entry(where: str, i: int, raw: object) -> Entry:
     at = f"{where}: log entry {i}"
     if not isinstance(raw, dict):
         raise WlaError(f"{at}: a table expected")
-    unknown = sorted(set(raw) - {"name", "path", "size", "sha256"})
+    unknown = sorted(set(raw) - {"name", "path", "size", "sha256", "version", "kind"})
     if unknown:
         raise WlaError(f"{at}: unknown key {unknown[0]!r}")
     name, path, size, sha = raw.get("name"), raw.get("path"), raw.get("size"), raw.get("sha256")
+    version, kind = raw.get("version"), raw.get("kind", "original")
     if not isinstance(name, str) or not isinstance(path, str):
         raise WlaError(f"{at}: name and path must be texts")
     check_log_name(name, where=at)
+    if kind not in KINDS:
+        raise WlaError(f"{at}: kind must be one of {', '.join(KINDS)}")
+    if version is not None:
+        if not isinstance(version, str) or not _VERSION.fullmatch(version):
+            raise WlaError(f"{at}: version must be numbers separated by dots, as a text (\"4.2\")")
+        if kind == "cleaned" and "." not in version:
+            raise WlaError(f"{at}: a cleaned version's version names its original's and the cleaning (4.2)")
+        tail = f"-{version}" + (CLEANED if kind == "cleaned" else "")
+        if not name.endswith(tail) or len(name) == len(tail):
+            raise WlaError(f"{at}: name {name!r} does not end in its version and kind ({tail})")
+    elif kind == "cleaned":
+        raise WlaError(f"{at}: a cleaned version needs its version")
     parts = PurePosixPath(path).parts
     if (not parts or path.startswith("/") or ".." in parts or urlsplit(path).scheme or "\\" in path
             or "?" in path or "#" in path):
@@ -104,7 +142,7 @@ def _entry(where: str, i: int, raw: object) -> Entry:
         raise WlaError(f"{at}: size must be a whole number of bytes above 0")
     if sha is not None and (not isinstance(sha, str) or not _SHA256.fullmatch(sha)):
         raise WlaError(f"{at}: sha256 must be 64 lowercase hexadecimal digits")
-    return Entry(name, path, size, sha)
+    return Entry(name, path, size, sha, version or "", kind)
 
 
 def check_base_url(url: str) -> str:
@@ -140,9 +178,10 @@ def choose_base_url(catalog: Catalog, given: str | None = None) -> str:
 
 
 def select(catalog: Catalog, names: Iterable[str], every: bool = False) -> list[Entry]:
-    """The entries named (a file name NAME.swf.gz also names NAME), each once,
-    in the order given; or all of them. An unknown name is refused with the
-    names it is closest to, before anything is downloaded."""
+    """The entries named (a file name NAME.swf.gz also names NAME, and a log's
+    name without its version, LOG, its original), each once, in the order
+    given; or all of them. An unknown name is refused with the names it is
+    closest to, before anything is downloaded."""
     names = list(names)
     if every and names:
         raise ParameterError("name logs or give {all}, not both", "all")
@@ -154,9 +193,10 @@ def select(catalog: Catalog, names: Iterable[str], every: bool = False) -> list[
     chosen: list[Entry] = []
     for given in names:
         name = log_name(given)
-        entry = by_name.get(name)
+        entry = by_name.get(name) or catalog.original(name)
         if entry is None:
-            raise UsageError(f"no log {given!r} in the catalog{_close(name, by_name)}")
+            known = [*by_name, *dict.fromkeys(e.log for e in catalog.entries if e.version)]
+            raise UsageError(f"no log {given!r} in the catalog{_close(name, known)}")
         if entry not in chosen:
             chosen.append(entry)
     return chosen

@@ -22,7 +22,7 @@ from wla.schema import load_sql
 
 from ..kernel.errors import WlaError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 TABLES = "tables"
 VIEWS = ("macros", "views", "figures", "catalog", "quality")  # made again at every writable open; macros first
 _KEY = "schema_version"
@@ -139,7 +139,17 @@ def _figures_kept(con: duckdb.DuckDBPyConnection) -> None:
     keep_all_figures(con)
 
 
+def _notes_kept(con: duckdb.DuckDBPyConnection) -> None:
+    """Version 4: the user's notes on logs (`wla note`), in `notes`, which
+    tables.sql makes (empty: an older archive has none). Nothing else
+    changes; the version is raised so that an older wla, which knows
+    nothing of notes, does not write an archive that holds them."""
+    if not has_table(con, "notes"):
+        raise WlaError("the notes table was not made before the migration to schema version 4")
+
+
 MIGRATIONS: dict[int, tuple[Callable[[duckdb.DuckDBPyConnection], None], ...]] = {
     2: (_fingerprints_cover_parameters,),
     3: (_layouts_unknown, _figures_kept),
+    4: (_notes_kept,),
 }

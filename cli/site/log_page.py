@@ -1,5 +1,6 @@
 """What a log's page shows: the file, the header lines as written, the
-quality report, the header audit, the flurry candidates and the versions;
+quality report, the header audit, the known issues, the flurry candidates
+and the versions;
 the figures are drawn apart (figures.py) from the same jobs."""
 from __future__ import annotations
 
@@ -87,6 +88,12 @@ def diagnosis(archive: Archive, name: str) -> dict:
     from wla.archive.analysis.diagnosis.registry import DETECTORS
 
     return {"findings": [f.as_dict() for f in diagnose(archive, name)], "detectors": len(DETECTORS)}
+def known_issues(archive: Archive, name: str) -> list[dict]:
+    """What is known of the log: the caveats wla ships for it and the user's
+    notes, each with where it comes from (the paper's section, the note's day)."""
+    from wla.archive.analysis.caveats import known_issues as issues
+
+    return [{**i.to_dict(), "where": i.where()} for i in issues(archive, name)]
 
 
 def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quality_row: dict,
@@ -106,6 +113,7 @@ def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quali
         "quality": quality_tables(quality_row),
         "audit": header_audit(archive, name),
         "diagnosis": diagnosis(archive, name),
+        "issues": known_issues(archive, name),
         "flurries": flurry,
         "captions": captions(jobs, facts, quality_row, flurry["weekly_average"]),
         "versions": log_versions(archive, name) if listed["kind"] == "original" else [],

@@ -17,6 +17,7 @@ from cli_run import wla
 from real_logs import data_dir, pandas_log
 from versions_example import LOG, V1, build
 from wla.archive import open as open_archive
+from wla.archive.analysis.caveats import known_issues
 from wla.archive.clean.rules import load_rules
 from wla.archive.clean.versions import steps, versions, why
 from wla.archive.context import ENV_PATH
@@ -201,7 +202,9 @@ def test_info_json_is_the_log_info(archive_file):
     with open_archive(archive_file) as a:
         info = log_info(a, f"{LOG}@v2")
     shown = _json("info", f"{LOG}@v2", archive=archive_file)
-    assert list(shown) == ["log", "summary", "header"]
+    assert list(shown) == ["log", "summary", "header", "known_issues"]
+    with open_archive(archive_file) as a:  # the original's known issues, whatever the version
+        assert shown["known_issues"] == [i.to_dict() for i in known_issues(a, LOG)]
     for part in ("log", "summary"):
         assert list(shown[part]) == list(info[part])
         for key, value in info[part].items():

@@ -65,8 +65,8 @@ def test_no_default_is_restated_on_the_command_line():
             if default not in (None, ..., []):
                 assert id(declared) in registered, (command, declared.param_decls, default)
     assert sorted(o.param_decls[0] for o in options.CLI_ONLY) == \
-        ["--absolute", "--all", "--format", "--json", "--limit", "--limit", "--metric", "--quiet", "--resample",
-         "--resume", "--solve/--no-solve", "--version", "--wide"]
+        ["--absolute", "--all", "--date", "--format", "--json", "--limit", "--limit", "--metric", "--quiet",
+         "--resample", "--resume", "--solve/--no-solve", "--version", "--wide"]
 
 
 def test_options_are_declared_in_one_module():
@@ -102,7 +102,7 @@ def test_version():
 def test_help_lists_the_commands_in_the_order_of_the_work():
     out = run_wla("--help").out
     listed = re.findall(r"^  ([a-z]+)  ", out.split("Commands:")[1], re.M)
-    assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "sql", "export", "quality", "flurries",
+    assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "note", "sql", "export", "quality", "flurries",
                       "load", "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance",
                       "publish", "site", "simulate", "shake", "sweep", "compare", "users", "resample", "stats",
                       "validate", "esp", "doctor"]

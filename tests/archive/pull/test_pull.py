@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 import tomllib
 from importlib import resources
 
@@ -61,6 +62,57 @@ def test_the_catalogs_sizes_and_sums_are_those_of_the_published_files():
     assert catalog.base_url == "https://www.cs.huji.ac.il/labs/parallel/workload/"
 
 
+def test_every_entry_is_a_logs_original_or_a_cleaned_version_of_one_it_lists():
+    catalog = load_catalog()
+    raw = tomllib.loads(resources.files("wla.archive.pull").joinpath("catalog.toml").read_text())["log"]
+    by_name = {e.name: e for e in catalog.entries}
+    for entry, written in zip(catalog.entries, raw):
+        # read apart from the loader: NAME is LOG-VERSION, and -cln after it for a cleaned version
+        tail = "-" + written["version"] + ("-cln" if written["kind"] == "cleaned" else "")
+        assert written["kind"] in ("original", "cleaned") and written["name"].endswith(tail), written
+        assert re.fullmatch(r"\d+(\.\d+)*", written["version"]), written
+        log = written["name"][: -len(tail)]
+        assert (entry.log, entry.version, entry.kind) == (log, written["version"], written["kind"])
+        assert re.fullmatch(r".+-(19|20)\d\d", log), log  # every log's name ends in its year
+        if entry.kind == "cleaned":  # V.K was cleaned from V, which the catalog lists beside it
+            source = by_name[f"{log}-{written['version'].rsplit('.', 1)[0]}"]
+            assert source.kind == "original" and source.path.split("/")[0] == entry.path.split("/")[0]
+    logs = {e.log for e in catalog.entries}
+    originals = {e.log for e in catalog.entries if e.kind == "original"}
+    assert originals == logs  # every log has its original
+    assert len(logs) == 36 and len(catalog.entries) == 53
+    # the paper's Table 1 names these files as the archive's logs (LANL-02K is its misprint of O2K)
+    for name in ("NASA-iPSC-1993-3", "LANL-CM5-1994-4", "SDSC-Par-1995-3", "SDSC-Par-1996-3", "CTC-SP2-1996-3",
+                 "KTH-SP2-1996-2", "SDSC-SP2-1998-4", "LANL-O2K-1999-2", "OSC-Clust-2000-3", "SDSC-BLUE-2000-4",
+                 "Sandia-Ross-2001-1", "HPC2N-2002-2", "SDSC-DS-2004-2", "SHARCNET-2005-2", "LLNL-uBGL-2006-2",
+                 "LLNL-Atlas-2006-2", "LLNL-Thunder-2007-1", "METACENTRUM-2009-2", "ANL-Intrepid-2009-1",
+                 "PIK-IPLEX-2009-1", "RICC-2010-2", "CEA-Curie-2011-2"):
+        assert by_name[name].kind == "original", name
+
+
+def test_a_log_named_without_its_version_is_its_original():
+    catalog = load_catalog()
+    chosen = select(catalog, ["SDSC-SP2-1998", "SDSC-SP2-1998-4.2-cln", "HPC2N-2002", "SDSC-BLUE-2000"])
+    assert [(e.name, e.kind) for e in chosen] == [
+        ("SDSC-SP2-1998-4", "original"), ("SDSC-SP2-1998-4.2-cln", "cleaned"),
+        ("HPC2N-2002-2", "original"), ("SDSC-BLUE-2000-4", "original")]
+    assert select(catalog, ["SDSC-SP2-1998", "SDSC-SP2-1998-4"]) == [catalog.original("SDSC-SP2-1998")]
+    assert catalog.original("SDSC-SP2") is None
+
+
+def test_a_bad_version_or_kind_is_named(tmp_path):
+    bad = tmp_path / "catalog.toml"
+    base = 'base_url = "https://example.org/"\n[[log]]\nname = "A-2000-1"\npath = "x/A-2000-1.swf.gz"\n'
+    for extra, message in (('version = "2"\n', "name 'A-2000-1' does not end in its version and kind"),
+                           ('version = "1"\nkind = "cleaned"\n', "a cleaned version's version names"),
+                           ('version = 1\n', "version must be numbers separated by dots"),
+                           ('version = "1"\nkind = "raw"\n', "kind must be one of original, cleaned"),
+                           ('kind = "cleaned"\n', "a cleaned version needs its version")):
+        bad.write_text(base + extra)
+        with pytest.raises(WlaError, match=f"log entry 1: {message}"):
+            load_catalog(bad)
+
+
 def test_a_bad_catalog_entry_is_named(tmp_path):
     bad = tmp_path / "catalog.toml"
     bad.write_text('base_url = "https://example.org/"\n[[log]]\nname = "A"\npath = "x/A.swf.gz"\n'
@@ -76,12 +128,13 @@ def test_a_bad_catalog_entry_is_named(tmp_path):
 def test_names_are_checked_before_anything_is_downloaded(tmp_path):
     catalog = load_catalog()
     assert [e.name for e in select(catalog, [f"{KTH}.swf.gz", KTH, NASA])] == [KTH, NASA]
-    with pytest.raises(UsageError, match=f"no log 'KTH-SP2' in the catalog; close: {KTH}"):
+    with pytest.raises(UsageError, match=f"no log 'KTH-SP2' in the catalog; close: KTH-SP2-1996, "
+                                         f"KTH-SP2-1996-2, {KTH}"):
         select(catalog, ["KTH-SP2"])
     with pytest.raises(UsageError, match="not both"):
         select(catalog, [KTH], every=True)
     run = wla("pull", "SDSC-SP2-1998-4.2", archive=tmp_path / "a.duckdb")
-    assert "close: SDSC-SP2-1998-4.2-cln" in run.one_error_line()
+    assert "close: SDSC-SP2-1998-4, SDSC-SP2-1998-4.2-cln" in run.one_error_line()
     assert not (tmp_path / "a.duckdb").exists() and not (tmp_path / "pwa").exists()
 
 
@@ -259,3 +312,61 @@ def test_pull_all_fetches_every_log_the_server_has(tmp_path):
             assert r.ingest.jobs == manifest()[entry.file_name]["jobs"]
         else:
             assert r.status == "failed" and "HTTP 404" in r.message
+
+
+# -- originals ------------------------------------------------------------------------------------
+
+def test_pull_of_a_log_without_its_version_asks_for_its_original(tmp_path, monkeypatch):
+    """`wla pull SDSC-SP2-1998` against the server of the real logs: the name
+    resolves to the original's file, which is asked for at its path, as
+    `wla pull SDSC-SP2-1998-4.2-cln` asks for the cleaned one. The project
+    does not hold the original SDSC-SP2 file, so the server answers 404 for
+    it, which the command says in one line; the cleaned file is served."""
+    where = tmp_path / "a.duckdb"
+    with serve(data_dir()) as url:
+        monkeypatch.setenv(URL_ENV, url)
+        original = wla("pull", "SDSC-SP2-1998", archive=where)
+        cleaned = wla("pull", "SDSC-SP2-1998-4.2-cln", archive=where)
+        asked = list(url.requests)
+    assert asked[0] == ("SDSC-SP2-1998-4.swf.gz", None) and asked[-1] == ("SDSC-SP2-1998-4.2-cln.swf.gz", None)
+    assert original.status == 1
+    assert original.one_error_line() == f"wla: {url}l_sdsc_sp2/SDSC-SP2-1998-4.swf.gz: HTTP 404 Not Found"
+    assert original.out.splitlines() == [f"1 log in {tmp_path / 'pwa'}: 1 failed"]
+    assert cleaned.status == 0 and cleaned.out.startswith("downloaded SDSC-SP2-1998-4.2-cln: 1,205,570 bytes")
+
+
+def _made_log(jobs: int) -> bytes:
+    """A small SWF file made here (not a real log): `jobs` jobs, one a minute."""
+    lines = ["; Version: 2.2", "; MaxProcs: 8", "; Note: made by the test, not a log of the archive"]
+    lines += [f"{i} {60 * i} 0 {30 + i} {1 + i % 8} -1 -1 {1 + i % 8} 600 -1 1 {1 + i % 3} 1 -1 1 -1 -1 -1"
+              for i in range(1, jobs + 1)]
+    return gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0)
+
+
+def test_an_original_without_size_or_sum_is_downloaded_inflated_and_ingested_like_a_cleaned_one(tmp_path):
+    """The whole path of an original by its log's name, over files made by
+    this test (named Made-2020-1 and Made-2020-1.1-cln, in a catalog of this
+    test): the original, which has no size or sum, as every original the
+    project does not hold, is downloaded, inflated to its end, kept and
+    ingested; the cleaned one is checked against its size and sum."""
+    served = tmp_path / "served"
+    served.mkdir()
+    original, cleaned = _made_log(40), _made_log(30)
+    (served / "Made-2020-1.swf.gz").write_bytes(original)
+    (served / "Made-2020-1.1-cln.swf.gz").write_bytes(cleaned)
+    catalog = tmp_path / "catalog.toml"
+    catalog.write_text(
+        'base_url = "https://example.org/"\n'
+        '[[log]]\nname = "Made-2020-1"\nversion = "1"\nkind = "original"\npath = "l_made/Made-2020-1.swf.gz"\n'
+        '[[log]]\nname = "Made-2020-1.1-cln"\nversion = "1.1"\nkind = "cleaned"\n'
+        f'path = "l_made/Made-2020-1.1-cln.swf.gz"\nsize = {len(cleaned)}\nsha256 = "{_sha(cleaned)}"\n')
+    with serve(served) as url:
+        results = pull(tmp_path / "a.duckdb", ["Made-2020", "Made-2020-1.1-cln"], base_url=url,
+                       catalog=load_catalog(catalog))
+        assert url.requests == [("Made-2020-1.swf.gz", None), ("Made-2020-1.1-cln.swf.gz", None)]
+    assert [(r.name, r.status, r.verified, r.size, r.ingest.jobs) for r in results] == [
+        ("Made-2020-1", "downloaded", False, len(original), 40),
+        ("Made-2020-1.1-cln", "downloaded", True, len(cleaned), 30)]
+    assert results[0].sha256 == _sha(original)
+    with open_archive(tmp_path / "a.duckdb") as a:
+        assert a.rows("SELECT name, jobs FROM logs ORDER BY name") == [("Made-2020-1", 40), ("Made-2020-1.1-cln", 30)]

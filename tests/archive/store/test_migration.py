@@ -17,6 +17,7 @@ recover; published).
 """
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import shutil
 from pathlib import Path
@@ -35,6 +36,7 @@ from wla.archive.kernel.errors import LogExists, WlaError
 from wla.archive.store.export import swf_bytes
 from wla.archive.store.ingest import ingest
 from wla.archive.store.migrate import SCHEMA_VERSION, schema_version, views_fingerprint
+from wla.archive.store.notes import add_note, notes
 
 FIXTURE = TESTS / "fixtures" / "archive-v1.duckdb.gz"
 FIXTURE_V2 = TESTS / "fixtures" / "archive-v2.duckdb.gz"
@@ -107,9 +109,9 @@ def _same_rows(before: dict[str, list], after: dict[str, list]) -> None:
 def test_opening_for_writing_migrates_and_keeps_every_row(old_archive):
     before = _contents(old_archive)
     with open_archive(old_archive, write=True) as a:
-        assert schema_version(a.con) == SCHEMA_VERSION == 3
+        assert schema_version(a.con) == SCHEMA_VERSION == 4
     after = _contents(old_archive)
-    assert after["meta"] == [("schema_version", "3"), ("views_sha256", views_fingerprint())]
+    assert after["meta"] == [("schema_version", "4"), ("views_sha256", views_fingerprint())]
     _same_rows(before, after)
     # Each kept rule now has the fingerprint of the text it kept, under the
     # new definition; the text is as it was.
@@ -125,7 +127,7 @@ def test_opening_for_writing_migrates_and_keeps_every_row(old_archive):
     assert files["capacity"].version == 3 and "time_limit" not in files["capacity"].sql
     # A second open changes nothing.
     with open_archive(old_archive, write=True) as a:
-        assert schema_version(a.con) == 3
+        assert schema_version(a.con) == 4
     assert _contents(old_archive) == after
 
 
@@ -188,10 +190,10 @@ def test_the_command_line_migrates_and_reads_the_archive(old_archive):
 
 def test_an_archive_of_a_newer_schema_is_not_written(old_archive):
     con = duckdb.connect(str(old_archive))
-    con.execute("INSERT INTO archive_meta VALUES ('schema_version', '4')")
+    con.execute("INSERT INTO archive_meta VALUES ('schema_version', '5')")
     con.close()
-    with pytest.raises(WlaError, match=r"has schema version 4, written by a newer wla; this one "
-                                       r"writes version 3: upgrade wla"):
+    with pytest.raises(WlaError, match=r"has schema version 5, written by a newer wla; this one "
+                                       r"writes version 4: upgrade wla"):
         open_archive(old_archive, write=True)
     with open_archive(old_archive) as a:  # reading is still tried
         assert len(versions(a)) == 3
@@ -228,7 +230,7 @@ def test_a_v2_archive_migrates_and_exports_as_before(v2_archive, tmp_path):
         old_text = swf_bytes(a, LOG)
         assert old_text == _as_rendered_before(a, LOG)
     with open_archive(v2_archive, write=True) as a:
-        assert schema_version(a.con) == SCHEMA_VERSION == 3
+        assert schema_version(a.con) == SCHEMA_VERSION == 4
         assert a.con.execute("SELECT count(*) FROM verbatim_lines").fetchall() == [(0,)]
         # The log's text is gone: its export is what it was, not its file.
         assert swf_bytes(a, LOG) == old_text
@@ -244,8 +246,27 @@ def test_a_v2_archive_migrates_and_exports_as_before(v2_archive, tmp_path):
         assert new.status == "ingested"
         assert swf_bytes(a, "lublin_256") == gzip.decompress((DATA / "lublin_256.swf.gz").read_bytes())
     after = _contents(v2_archive)
-    assert after["meta"] == [("schema_version", "3"), ("views_sha256", views_fingerprint())]
+    assert after["meta"] == [("schema_version", "4"), ("views_sha256", views_fingerprint())]
     for table in TABLES:  # every row that was there is there as it was
         was = before[table]
         now = [row[:-1] for row in after[table]] if table == "logs" else after[table]
         assert [row for row in now if row in was] == was, table
+
+
+# -- schema version 4: notes ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fixture", ["old_archive", "v2_archive"])
+def test_an_older_archive_reads_without_notes_and_takes_them_once_migrated(fixture, request):
+    path = request.getfixturevalue(fixture)
+    with open_archive(path) as a:  # read-only: no notes table, and no notes
+        assert not a.con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'notes'").fetchall()[0][0]
+        assert notes(a, LOG) == []
+    with open_archive(path, write=True) as a:
+        assert schema_version(a.con) == 4
+        add_note(a, LOG, "the head of the NASA log: 228 jobs", on=dt.date(2024, 5, 1))
+    with open_archive(path) as a:
+        assert [(n.log, n.seq, n.noted_on, n.text) for n in notes(a, LOG)] == [
+            (LOG, 1, dt.date(2024, 5, 1), "the head of the NASA log: 228 jobs")]
+    out = wla("note", f"{LOG}@v1", archive=path)  # a version reads its original's notes
+    assert out.status == 0 and "2024-05-01" in out.out and "228 jobs" in out.out

@@ -4,6 +4,7 @@ published, one built from it) and a version without jobs, built once per
 test session and worker."""
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ ODD_SOURCE = "ANL-Intrepid-2009-1-head10"  # ingested again under ODD, with one 
 ODD = "../odd name/é ~x"  # "/", "..", a blank, an accent and "~" in one log name
 PUBLISHED, DRAFT = "pub", "draft"
 EMPTY = "none"  # a version of ODD whose recipe drops every job
+NOTE = ("a note on <HPC2N> & its head", "2024-05-01")  # the user's note on CLEANED: text to escape, its day
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ def make_archive(folder: Path) -> tuple[Path, Path]:
     from wla.archive.clean.build import clean
     from wla.archive.clean.publish import publish
     from wla.archive.store.ingest import ingest
+    from wla.archive.store.notes import add_note
 
     path = folder / "site.duckdb"
     odd = folder / "odd.swf"
@@ -61,6 +64,7 @@ def make_archive(folder: Path) -> tuple[Path, Path]:
         for recipe in recipes(folder):
             clean(a, recipe)
         publish(a, CLEANED, PUBLISHED, folder / "pub.swf.gz")
+        add_note(a, CLEANED, NOTE[0], on=dt.date.fromisoformat(NOTE[1]))
     return path, folder / "pub.swf.gz"
 
 

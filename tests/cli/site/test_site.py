@@ -11,13 +11,14 @@ import html
 import json
 import re
 import shutil
+import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from cli_run import wla
-from real_logs import data_dir, pandas_log
-from site_example import CLEANED, DRAFT, EMPTY, ODD, ODD_SOURCE, PUBLISHED, SMALL, build, example
+from real_logs import ROOT, data_dir, pandas_log
+from site_example import CLEANED, DRAFT, EMPTY, NOTE, ODD, ODD_SOURCE, PUBLISHED, SMALL, build, example
 from wla.archive import open as open_archive
 from wla.archive.store.listing import LS_COLUMNS
 from wla.cli.site.links import check_links
@@ -162,12 +163,34 @@ def test_a_log_page_shows_the_diagnosis_of_wla_quality(made):
 
     for name in SMALL:
         page = page_of(made, name).read_text(encoding="utf-8")
-        section = page[page.index('<h2 id="diagnosis">'):page.index('<h2 id="flurries">')]
+        section = page[page.index('<h2 id="diagnosis">'):page.index('<h2 id="issues">')]
         shown = [re.sub(r"<[^>]+>", "", html.unescape(item)) for item in re.findall(r"<li[^>]*>(.*?)</li>", section)]
         with open_archive(made.archive) as a:
             expected = [f.line() for f in diagnose(a, name)]
         assert shown == expected, name
         assert bool(expected) != ("Nothing found by the" in section), name
+
+
+def _issues(page: Path) -> list[str]:
+    """The known issues a page lists, as text, or its one line when it has none."""
+    text = page.read_text(encoding="utf-8")
+    section = re.search(r'<h2 id="issues">Known issues</h2>\n(.*?)\n<h2 ', text, re.S).group(1)
+    items = re.findall(r"<li[^>]*>(.*?)</li>", section, re.S) or [section]
+    return [html.unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in items]
+
+
+def test_a_log_page_shows_its_known_issues_and_a_version_its_originals(made):
+    caveats = tomllib.loads((ROOT / "archive" / "analysis" / "caveats.toml").read_text())["caveat"]  # apart
+    caveats.sort(key=lambda c: [int(p) for p in c["section"].split(".")])  # the paper's order
+    hpc2n = [f"paper §{c['section']} {c['topic']}: {c['text']}" for c in caveats if "HPC2N-2002" in c["logs"]]
+    nasa = [f"paper §{c['section']} {c['topic']}: {c['text']}" for c in caveats if "NASA-iPSC-1993" in c["logs"]]
+    note = f"your note of {NOTE[1]}: {NOTE[0]}"
+    assert len(hpc2n) == 3 and len(nasa) == 3
+    assert _issues(page_of(made, CLEANED)) == [*hpc2n, note]
+    assert _issues(page_of(made, f"{CLEANED}@{PUBLISHED}")) == [*hpc2n, note]  # the original's, whatever version
+    assert _issues(page_of(made, "NASA-iPSC-1993-3-head228")) == nasa
+    assert _issues(page_of(made, ODD)) == [f'None that wla knows of. wla note {ODD} "..." keeps what you know of it.']
+    assert "&lt;HPC2N&gt; &amp; its head" in page_of(made, CLEANED).read_text(encoding="utf-8")
 
 
 def decisions_of(made, page: Path) -> dict:
