@@ -164,7 +164,7 @@ def figure_counts(frame) -> str:
     from wla.archive.analysis.quality import BATCHING_RATIO
 
     def share(part, whole) -> str:
-        return "-" if not whole or pd.isna(whole) else f"{part:,} ({part / whole:.1%})"
+        return "-" if not whole or pd.isna(whole) else f"{part:,} {part / whole:.0%}"
 
     requests, statuses = [], []
     for _, r in frame.iterrows():
@@ -179,12 +179,12 @@ def figure_counts(frame) -> str:
             "failed": share(r["failed"], r["jobs"]), "failed<=5s": f"{r['failed_within_5s']:,}",
             "cancelled": share(r["cancelled"], r["jobs"]), "other": f"{r['other_status']:,}",
             "period": "-" if pd.isna(r["batching_period"]) else f"{r['batching_period']:,.0f} s",
-            "starts": "-" if pd.isna(ratio) else f"{r['start_on_period']:.1%}",
-            "arrivals": "-" if pd.isna(ratio) else f"{r['arrival_on_period']:.1%}",
-            "batched": "yes" if pd.notna(ratio) and ratio >= BATCHING_RATIO else ""})
+            "starts/arrivals": ("-" if pd.isna(ratio) else
+                                f"{r['start_on_period']:.0%}/{r['arrival_on_period']:.0%}"
+                                + (" batched" if ratio >= BATCHING_RATIO else ""))})
     return ("the paper's figures (processors against the request; r of ln(procs) and ln(run)):\n"
             + frame_text(pd.DataFrame(requests))
-            + "\n\nstatus, and inter-start gaps within 1 s of a multiple of the period (starts, arrivals):\n"
+            + "\n\nstatus; gaps between starts and between arrivals within 1 s of a multiple of the period:\n"
             + frame_text(pd.DataFrame(statuses)))
 
 

@@ -191,3 +191,22 @@ FIGURES: dict[str, tuple[str, Callable]] = {
     "requested_time": ("long requests by time of submission", plot_requested_time),
     "size_run": ("run time against size", lambda jobs, clock, path, title: plot_size_run(jobs, path, title)),
 }
+
+
+def write_figures(jobs: pd.DataFrame, clock: LogClock, directory: str | os.PathLike,
+                  name: str) -> list[tuple[str, str | None]]:
+    """Every figure of FIGURES as NAME-KIND.png in `directory`: for each, the
+    file written, or why it could not be drawn (no job with what it shows)."""
+    from pathlib import Path
+
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for kind in FIGURES:
+        path = folder / f"{name}-{kind}.png"
+        try:
+            draw(kind, jobs, clock, path, name)
+            out.append((str(path), None))
+        except UsageError as e:
+            out.append((str(path), str(e)))
+    return out
