@@ -48,10 +48,12 @@ def quality_cmd(
     logs: Optional[List[str]] = options.Logs,
     as_json: bool = options.Json,
     wide: bool = options.Wide,
+    plot_dir: Optional[Path] = options.QualityPlot,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18), the header
-    audit, the diagnosis (what is wrong with the log beyond its jobs) and the known issues, per log."""
+    """Inconsistency counts, utilization and its exceptions, dependencies (fields 17 and 18), what the
+    experience paper's figures show, the header audit, the diagnosis (what is wrong with the log beyond its
+    jobs) and the known issues, per log."""
     from wla.archive.analysis.caveats import known_issues
     from wla.archive.analysis.diagnosis.diagnose import diagnose
     from wla.archive.analysis.header_audit import header_audit
@@ -63,7 +65,22 @@ def quality_cmd(
         frame["header_audit"] = [header_audit(a, name) for name in frame["name"]]
         frame["diagnosis"] = [[f.as_dict() for f in diagnose(a, name)] for name in frame["name"]]
         frame["known_issues"] = [[i.to_dict() for i in known_issues(a, name)] for name in frame["name"]]
+        logs_jobs = ([_log_jobs(a, name) for name in frame["name"]] if plot_dir is not None else [])
     show(frame, as_json, text.quality, wide=wide)
+    for name, (jobs, clock) in zip(frame["name"], logs_jobs):
+        from wla.archive.analysis.workload_plot import write_figures
+
+        for path, absent in write_figures(jobs, clock, plot_dir, name):
+            typer.echo(f"drew {path}" if absent is None else f"not drawn {path}: {absent}", err=True)
+
+
+def _log_jobs(a, name: str):
+    """A log's jobs and clock, for its figures."""
+    from wla.archive.analysis.jobs import log_jobs
+    from wla.archive.kernel.clock import log_clock
+
+    jobs, facts = log_jobs(a, name)
+    return jobs, log_clock(facts["unix_start_time"], facts["tz"])
 
 
 @app.command("flurries")

@@ -103,6 +103,9 @@ Exclude = typer.Option(None, "--exclude", help="Leave out jobs matching this pre
 OutputFile = typer.Option(None, "--output", "-o", readable=False, help="Write to this file [default: print]")
 Plot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                     help="Draw the figure to this file: .png, .svg or .pdf")
+QualityPlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
+                           help="Draw each log's figures (requests, inter-start gaps, long requests by time of "
+                                "submission, size against run time) into this folder as LOG-KIND.png")
 Rules = typer.Option(None, "--rules", readable=False, help="Also load the rules in this folder (repeatable)")
 
 # -- ingest, convert, set, sql, export ------------------------------------------------------

@@ -149,17 +149,12 @@ def quality(frame) -> str:
         columns={"flurry_weeks": "flurries", "large_flurry_weeks": "large", "dominant_users": "dominant"})
     tables = frame_text(counts) + "\n\n" + frame_text(percent_columns(usage, ["utilization", "ceiling_share"]))
     tables += "\n\n" + dependencies(frame)
+    tables += "\n\n" + figure_counts(frame)
     if "header_audit" in frame:
-        tables += "
-
-" + header_audits(frame)
+        tables += "\n\n" + header_audits(frame)
     if "diagnosis" in frame:
-        tables += "
-
-" + diagnoses(frame)
-    return tables + "
-
-" + known_issues(frame) if "known_issues" in frame else tables
+        tables += "\n\n" + diagnoses(frame)
+    return tables + "\n\n" + known_issues(frame) if "known_issues" in frame else tables
 
 
 def dependencies(frame) -> str:
@@ -180,6 +175,40 @@ def dependencies(frame) -> str:
             **{c: c.removeprefix("think_") for c in THINK}})))
     lines += [f"{name}: no job has a preceding job" for name in frame.loc[~has, "name"]]
     return "\n".join(lines)
+
+
+def figure_counts(frame) -> str:
+    """What the experience paper's figures show, per log: processors against
+    the request (fewer, as requested, four times, of the jobs with both known),
+    requested times of 0, Pearson's r of ln(procs) and ln(run), the jobs by
+    status with the failed ones within 5 s, and the inter-start gaps on a
+    batching period (starts against arrivals; batched from the ratio 2 on)."""
+    import pandas as pd
+    from wla.archive.analysis.quality import BATCHING_RATIO
+
+    def share(part, whole) -> str:
+        return "-" if not whole or pd.isna(whole) else f"{part:,} {part / whole:.0%}"
+
+    requests, statuses = [], []
+    for _, r in frame.iterrows():
+        known, ratio = r["procs_and_request"], r["batching_ratio"]
+        requests.append({
+            "name": r["name"], "procs&req": f"{known:,}", "fewer": share(r["procs_under_requested"], known),
+            "as_req": share(r["procs_as_requested"], known), "x4": share(r["procs_four_times"], known),
+            "req_time_0": f"{r['zero_req_time']:,}",
+            "r_size_run": "-" if pd.isna(r["size_run_correlation"]) else f"{r['size_run_correlation']:+.2f}"})
+        statuses.append({
+            "name": r["name"], "completed": share(r["completed"], r["jobs"]),
+            "failed": share(r["failed"], r["jobs"]), "failed<=5s": f"{r['failed_within_5s']:,}",
+            "cancelled": share(r["cancelled"], r["jobs"]), "other": f"{r['other_status']:,}",
+            "period": "-" if pd.isna(r["batching_period"]) else f"{r['batching_period']:,.0f} s",
+            "starts/arrivals": ("-" if pd.isna(ratio) else
+                                f"{r['start_on_period']:.0%}/{r['arrival_on_period']:.0%}"
+                                + (" batched" if ratio >= BATCHING_RATIO else ""))})
+    return ("the paper's figures (processors against the request; r of ln(procs) and ln(run)):\n"
+            + frame_text(pd.DataFrame(requests))
+            + "\n\nstatus; gaps between starts and between arrivals within 1 s of a multiple of the period:\n"
+            + frame_text(pd.DataFrame(statuses)))
 
 
 def _seconds(value) -> str:

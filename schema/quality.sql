@@ -136,3 +136,72 @@ SELECT
     t.think_max
 FROM logs AS l
 LEFT JOIN t USING (log_id);
+
+-- What the experience paper's figures show (docs/pages/diagnosis/counts.md):
+-- processors against the request where both are known (fewer than requested,
+-- the diagonal, above it, on the 4x diagonal of its Fig. 2), requested times of
+-- 0, the correlation of size and run time (Pearson's r of ln(procs) and ln(run)
+-- over jobs with both above 0), and the jobs by status (1 completed, 0 failed,
+-- 5 cancelled, anything else other or unknown) with the failed ones that ran
+-- at most 5 s.
+CREATE OR REPLACE VIEW request_counts AS
+SELECT
+    log_id,
+    count(*) FILTER (WHERE procs > 0 AND req_procs > 0)                     AS procs_and_request,
+    count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs < req_procs) AS procs_under_requested,
+    count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs = req_procs) AS procs_as_requested,
+    count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs = 4 * req_procs) AS procs_four_times,
+    count(*) FILTER (WHERE req_time = 0)                                     AS zero_req_time,
+    corr(ln(procs), ln(run)) FILTER (WHERE procs > 0 AND run > 0)            AS size_run_correlation,
+    count(*) FILTER (WHERE status = 1)                                       AS completed,
+    count(*) FILTER (WHERE status = 0)                                       AS failed,
+    count(*) FILTER (WHERE status = 5)                                       AS cancelled,
+    count(*) FILTER (WHERE status NOT IN (0, 1, 5))                          AS other_status,
+    count(*) FILTER (WHERE status = 0 AND run >= 0 AND run <= 5)             AS failed_within_5s
+FROM jobs
+GROUP BY log_id;
+
+-- A batching scheduler (the paper's Fig. 8) starts jobs only every P seconds,
+-- so the gaps between distinct start instants fall on multiples of P while
+-- the gaps between arrivals do not. P is the most common gap of at least 10 s
+-- between distinct starts (the smallest on a tie); of the gaps from P - 1 s
+-- on, start_on_period is the share within 1 s of a multiple of P and
+-- arrival_on_period the same share of the gaps between distinct submit
+-- instants. Their ratio is near 1 without batching; the report calls 2 or
+-- more batching.
+CREATE OR REPLACE VIEW start_batching AS
+WITH known AS (
+    SELECT log_id, submit, submit + wait AS start FROM jobs WHERE submit <> -1 AND wait <> -1
+),
+starts AS (
+    SELECT log_id, start - lag(start) OVER (PARTITION BY log_id ORDER BY start) AS gap
+    FROM (SELECT DISTINCT log_id, start FROM known)
+),
+arrivals AS (
+    SELECT log_id, submit - lag(submit) OVER (PARTITION BY log_id ORDER BY submit) AS gap
+    FROM (SELECT DISTINCT log_id, submit FROM known)
+),
+period AS (
+    SELECT log_id, first(gap ORDER BY n DESC, gap) AS period
+    FROM (SELECT log_id, gap, count(*) AS n FROM starts WHERE gap >= 10 GROUP BY log_id, gap)
+    GROUP BY log_id
+),
+shares AS (
+    SELECT log_id, kind,
+           avg(CASE WHEN least(gap % period, period - gap % period) <= 1 THEN 1.0 ELSE 0.0 END) AS share
+    FROM (SELECT log_id, 'start' AS kind, gap FROM starts
+          UNION ALL SELECT log_id, 'arrival' AS kind, gap FROM arrivals)
+    JOIN period USING (log_id)
+    WHERE gap >= period - 1
+    GROUP BY log_id, kind
+)
+SELECT
+    p.log_id,
+    p.period                                                   AS batching_period,
+    any_value(s.share) FILTER (WHERE s.kind = 'start')         AS start_on_period,
+    any_value(s.share) FILTER (WHERE s.kind = 'arrival')       AS arrival_on_period,
+    any_value(s.share) FILTER (WHERE s.kind = 'start')
+        / nullif(any_value(s.share) FILTER (WHERE s.kind = 'arrival'), 0) AS batching_ratio
+FROM period AS p
+LEFT JOIN shares AS s USING (log_id)
+GROUP BY p.log_id, p.period;

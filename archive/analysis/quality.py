@@ -21,12 +21,25 @@ COUNTS = [
 THINK = ["think_min", "think_q1", "think_median", "think_q3", "think_p90", "think_max"]
 DEPENDENCIES = ["with_predecessor", "predecessor_share", "predecessor_missing", *THINK]
 
+# What the experience paper's figures show (views request_counts and
+# start_batching): processors against the request, zero requested times, the
+# size-runtime correlation, jobs by status with failed short ones, and the
+# inter-start gaps a batching scheduler leaves.
+REQUESTS = ["procs_and_request", "procs_under_requested", "procs_as_requested", "procs_four_times",
+            "zero_req_time", "size_run_correlation"]
+STATUSES = ["completed", "failed", "cancelled", "other_status", "failed_within_5s"]
+BATCHING = ["batching_period", "start_on_period", "arrival_on_period", "batching_ratio"]
+FIGURE_COUNTS = [*REQUESTS, *STATUSES, *BATCHING]
+# The batching ratio from which the report names a log's starts batched.
+BATCHING_RATIO = 2.0
+
 
 def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
     """One row per log: the inconsistency counts, utilization, users, period,
     the utilization exceptions (count, worst excess, ceiling), the flurry
     candidates (user-weeks, large ones, dominant users) and the dependencies
-    (DEPENDENCIES: the jobs with a preceding job, the think times)."""
+    (DEPENDENCIES: the jobs with a preceding job, the think times) and what the
+    experience paper's figures show (FIGURE_COUNTS)."""
     ids = [archive.log_id(n) for n in names] if names else None
     query = exp.select(
         "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
@@ -39,10 +52,13 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
         "coalesce(f.dominant_users, 0) AS dominant_users",
         "d.with_predecessor", "d.with_predecessor / nullif(s.jobs, 0) AS predecessor_share", "d.predecessor_missing",
         *(exp.column(c, "d") for c in THINK),
+        *(exp.column(c, "r") for c in REQUESTS + STATUSES), *(exp.column(c, "b") for c in BATCHING),
     ).from_(_part("log_summary", ids).as_("s")).join(_part("quality_counts", ids).as_("q"), using=["log_id"])
     query = (query.join(_part("usage_exceptions", ids).as_("e"), using=["log_id"], join_type="left")
              .join(_part("flurry_counts", ids).as_("f"), using=["log_id"], join_type="left")
              .join(_part("dependency_counts", ids).as_("d"), using=["log_id"], join_type="left")
+             .join(_part("request_counts", ids).as_("r"), using=["log_id"], join_type="left")
+             .join(_part("start_batching", ids).as_("b"), using=["log_id"], join_type="left")
              .order_by("s.name"))
     return archive.df(text(query))
 

@@ -53,4 +53,45 @@ def captions(jobs: pd.DataFrame, facts: dict, usage: dict, weekly_average: float
     if weekly_average:  # none without jobs
         flurries += f", against the average weekly total ({weekly_average:,.0f} jobs a week) and 5 times it"
     out["flurries"] = flurries + ": a flurry is one colour far above the average (flurry candidates)"
+    out.update(_workload_captions(jobs, usage))
+    return out
+
+
+def _workload_captions(jobs: pd.DataFrame, usage: dict) -> dict[str, str]:
+    """The captions of what the experience paper's figures show, with the
+    quality report's counts of the log."""
+    from wla.archive.analysis.quality import BATCHING_RATIO
+    from wla.archive.analysis.workload_plot import LONG_REQUESTS
+
+    def n(key: str) -> int:
+        return int(plain(usage.get(key)) or 0)
+
+    out = {}
+    known = n("procs_and_request")
+    requests = ("Allocated against requested processors, jobs in colour on a logarithmic scale, both axes on powers "
+                "of two; the red line is the diagonal")
+    if known:
+        requests += (f": of {known:,} jobs with both known, {n('procs_as_requested'):,} got what they requested, "
+                     f"{n('procs_under_requested'):,} fewer, {n('procs_over_requested'):,} more "
+                     f"({n('procs_four_times'):,} four times as many)")
+    out["requests"] = requests
+    starts = ("Gaps between distinct start instants beside gaps between distinct arrivals, in 1-s bins up to "
+              "5 min: a batching scheduler starts jobs on a period and its multiples")
+    period, ratio = plain(usage.get("batching_period")), plain(usage.get("batching_ratio"))
+    if period is not None and ratio is not None:
+        starts += (f"; the most common gap of 10 s or more between starts is {period:,.0f} s, and "
+                   f"{shown(usage['start_on_period'], 'share')} of the gaps between starts against "
+                   f"{shown(usage['arrival_on_period'], 'share')} of those between arrivals fall within 1 s of "
+                   f"its multiples" + (" (batched)" if ratio >= BATCHING_RATIO else " (not batched)"))
+    out["inter_starts"] = starts
+    requested = jobs["req_time"][jobs["req_time"] > 0]
+    out["requested_time"] = ("Of the jobs with a requested time submitted on each day of the week and in each "
+                             "hour of the day (local time), the share requesting more than "
+                             + " and more than ".join(f"{h // 3600} h" for h in LONG_REQUESTS)
+                             + (f": {(requested > LONG_REQUESTS[0]).mean():.1%} and "
+                                f"{(requested > LONG_REQUESTS[1]).mean():.1%} of {len(requested):,} jobs overall"
+                                if len(requested) else ""))
+    r = plain(usage.get("size_run_correlation"))
+    out["size_run"] = ("Run time against allocated processors, jobs in colour on a logarithmic scale"
+                       + (f"; Pearson's r of ln(procs) and ln(run) is {r:+.2f}" if r is not None else ""))
     return out

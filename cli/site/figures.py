@@ -29,6 +29,11 @@ KINDS = {
                    "hold more processors than the machine has (capacity exceptions)",
     "flurries": "Jobs per week, the five busiest users in colour: a flurry is one colour far above the "
                 "average (flurry candidates)",
+    # what the experience paper's figures show (archive/analysis/workload_plot.py)
+    "requests": "Allocated against requested processors",
+    "inter_starts": "Gaps between starts beside gaps between arrivals",
+    "requested_time": "Long requests by day and hour of submission",
+    "size_run": "Run time against size",
 }
 
 
@@ -39,6 +44,7 @@ def draw_figures(jobs: pd.DataFrame, facts: dict, root: Path, paths: dict[str, s
     from wla.archive.analysis.cycles import arrival_cycles
     from wla.archive.analysis.cycles_plot import plot_cycles
     from wla.archive.analysis.flurries_plot import plot_flurries
+    from wla.archive.analysis.workload_plot import FIGURES, draw
 
     from .distributions_plot import plot_distributions
 
@@ -62,6 +68,8 @@ def draw_figures(jobs: pd.DataFrame, facts: dict, root: Path, paths: dict[str, s
             elif kind == "utilization":
                 plot_capacity(jobs, int(size), target, f"{name}: daily utilization of {int(size):,} processors",
                               clock.unix_start_time, clock.tz)
+            elif kind in FIGURES:
+                draw(kind, jobs, clock, target, name)
             else:
                 plot_flurries(jobs, target, title=f"{name}: jobs per week", unix_start_time=clock.unix_start_time,
                               tz=clock.tz)

@@ -94,3 +94,26 @@ def test_quality_says_the_dependencies_of_each_log(tmp_path):
     got = json.loads(wla("quality", "made", "--json", archive=tmp_path / "a.duckdb").out)[0]
     assert {k: got[k] for k in ("with_predecessor", "predecessor_share", "predecessor_missing", "think_median")} \
         == {"with_predecessor": 3, "predecessor_share": 0.75, "predecessor_missing": 1, "think_median": 10.5}
+
+
+def test_quality_shows_the_papers_figures_counts_and_draws_them(tmp_path):
+    # job 1 got what it asked for, job 2 fewer processors, job 3 four times as many
+    # and failed within 5 s; job 4 was cancelled
+    made = tmp_path / "made.swf"
+    made.write_text("".join(f"{j} {j * 100} 0 {r} {p} -1 -1 {q} 60 -1 {s} 1 -1 -1 -1 -1 -1 -1\n"
+                            for j, r, p, q, s in [(1, 10, 4, 4, 1), (2, 20, 2, 4, 1), (3, 3, 16, 4, 0),
+                                                  (4, 5, 1, 1, 5)]))
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [made])
+    out = wla("quality", "--plot-dir", tmp_path / "figs", archive=tmp_path / "a.duckdb")
+    assert out.status == 0, out.err
+    part = out.out.split("the paper's figures")[1].splitlines()
+    assert part[1].split() == ["name", "procs&req", "fewer", "as_req", "x4", "req_time_0", "r_size_run"]
+    assert part[2].split()[:9] == ["made", "4", "1", "25%", "2", "50%", "1", "25%", "0"]
+    status = out.out.split("status; gaps")[1].splitlines()[2].split()
+    assert status[:9] == ["made", "2", "50%", "1", "25%", "1", "1", "25%", "0"]
+    kinds = ("requests", "inter_starts", "requested_time", "size_run")
+    assert out.err.splitlines()[-4:] == [f"drew {tmp_path / 'figs' / f'made-{k}.png'}" for k in kinds]
+    got = json.loads(wla("quality", "--json", archive=tmp_path / "a.duckdb").out)[0]
+    assert {k: got[k] for k in ("procs_under_requested", "procs_four_times", "failed_within_5s", "cancelled")} \
+        == {"procs_under_requested": 1, "procs_four_times": 1, "failed_within_5s": 1, "cancelled": 1}

@@ -16,7 +16,7 @@ from wla.cli.settings import BUILT
 from wla.sim.evaluate.summary import METRIC_NAMES
 
 WIDTH = 100
-MULTI_FIGURE = {"stats", "validate"}  # the commands that draw several figures
+MULTI_FIGURE = {"stats", "validate", "quality"}  # the commands that draw several figures
 
 
 def _options(name: str) -> list:

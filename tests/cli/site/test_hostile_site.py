@@ -69,7 +69,7 @@ def test_the_manifest_names_every_file_the_site_wrote_in_order(made, tmp_path):
     out = tmp_path / "s"
     files = built(made, out, ONE)
     written = sorted(p for p, h in files.items() if h != "dir" and p != ".wla-site")
-    assert listed(out) == written and "index.html" in written and len(written) == 9
+    assert listed(out) == written and "index.html" in written and len(written) == 10
     assert (out / ".wla-site").read_bytes() == (FORMAT + "\n" + "".join(p + "\n" for p in written)).encode()
 
 
@@ -103,7 +103,8 @@ def test_a_rebuild_with_one_log_fewer_removes_only_that_logs_files(made, tmp_pat
     dropped = {p for p in first if p not in second}
     assert {p for p in dropped if first[p] != "dir"} == \
         {f"logs/{ODD_STEM}.html", f"versions/{ODD_STEM}@none.html", f"data/{ODD_STEM}@none-decisions.js",
-         *(f"figures/{ODD_STEM}-{k}.png" for k in ("cycles", "distributions", "flurries", "utilization"))}
+         *(f"figures/{ODD_STEM}-{k}.png" for k in ("cycles", "distributions", "flurries", "utilization",
+                                                    "requests", "inter_starts", "requested_time", "size_run"))}
     assert {p for p in dropped if first[p] == "dir"} == {"versions", "data"}
 
 

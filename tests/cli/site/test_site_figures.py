@@ -21,8 +21,8 @@ def test_each_figure_of_a_log_page_reads_plainly(sp2_archive_file, tmp_path, mon
              "machine_size": info["machine_size"]}
     figures = catch(monkeypatch)
     drawn = draw_figures(jobs, facts, tmp_path, {kind: f"{kind}.svg" for kind in KINDS})
-    assert [d.absent for d in drawn] == [None] * 4 and len(figures) == 4
-    cycles, distributions, utilization, flurries = figures
+    assert [d.absent for d in drawn] == [None] * 8 and len(figures) == 8
+    cycles, distributions, utilization, flurries, requests, inter_starts, requested_time, size_run = figures
     left, right = distributions.axes
     assert left.get_ylabel() == "jobs"
     assert right.get_xlabel() == "run time (s, min, h, d), four bins a decade of seconds"
@@ -31,6 +31,13 @@ def test_each_figure_of_a_log_page_reads_plainly(sp2_archive_file, tmp_path, mon
     assert tick_texts(right.xaxis) == ["1 s", "10 s", "1 min", "10 min", "1 h", "1 d"]
     assert tick_texts(left.xaxis) == ["1", "4", "16", "64", "256"]  # 128 processors: bins up to 256
     assert utilization.axes[0].get_ylabel() == "utilization (% of capacity)"
+    # what the paper's figures show: SP2's sizes on powers of two up to its 128 processors
+    assert (requests.axes[0].get_xlabel(), requests.axes[0].get_ylabel()) == ("requested processors",
+                                                                            "allocated processors")
+    assert tick_texts(requests.axes[0].xaxis)[-1] == "128" and tick_texts(size_run.axes[0].xaxis)[-1] == "128"
+    assert [ax.get_xlabel() for ax in inter_starts.axes] == ["seconds between starts", "seconds between arrivals"]
+    assert whole_ticks(inter_starts.axes[0].yaxis)
+    assert requested_time.axes[1].get_xlabel() == "hour of submission (US/Pacific)"
     for fig in figures:
         assert readable(fig) == []
 

@@ -28,7 +28,8 @@ FROM input
 
 def test_every_builtin_rule_loads_with_its_metadata():
     rules = load_rules()
-    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "regime", "status", "trim"]
+    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "regime", "status", "timing",
+                             "trim"]
     for rule in rules.values():
         assert rule.version >= 1 and len(rule.rationale) > 100 and len(rule.fingerprint) == 64
         assert Path(rule.file).name == f"{rule.name}.sql"
@@ -38,6 +39,8 @@ def test_every_builtin_rule_loads_with_its_metadata():
     assert rules["recover"].writes == ("procs", "req_procs", "run")
     assert "cpu" in rules["recover"].reads
     assert rules["trim"].reads == ("submit",) and rules["trim"].writes == ()
+    assert rules["timing"].writes == ("run", "submit", "wait")
+    assert rules["timing"].params["fix"].default == "submit = start"
     # Its WITH parts are its own: they read input, and they are not lineage.
     assert rules["dependencies"].writes == ("prev_job", "think")
     assert rules["dependencies"].reads == ("job", "prev_job", "run", "submit", "think", "user_id", "wait")
