@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -33,11 +34,17 @@ class LogData:
         return len(self.jobs["job"])
 
 
+@cache
+def _jobs_query() -> str:
+    from sqlglot import exp
+
+    return exp.select("line_no", *FIELDS).from_("jobs").where("log_id = ?").order_by("line_no").sql("duckdb")
+
+
 def load(archive: Archive, name: str) -> LogData:
     """The log's data in three queries."""
     log_id = archive.log_id(name)
-    jobs = archive.con.execute(
-        f"SELECT line_no, {', '.join(FIELDS)} FROM jobs WHERE log_id = ? ORDER BY line_no", [log_id]).fetchnumpy()
+    jobs = archive.con.execute(_jobs_query(), [log_id]).fetchnumpy()
     header = [row[0] for row in archive.con.execute(
         "SELECT text FROM header_lines WHERE log_id = ? ORDER BY seq", [log_id]).fetchall()]
     return LogData(name, {k: np.asarray(v) for k, v in jobs.items()}, log_facts(archive, name), header)
