@@ -35,16 +35,19 @@ class LogData:
 
 
 @cache
-def _jobs_query() -> str:
+def jobs_query(columns: tuple[str, ...] = ("line_no", *FIELDS), ordered: bool = True) -> str:
+    """One log's columns (its log_id bound as the one parameter), in file
+    order or, when order does not matter, as stored (no sort)."""
     from sqlglot import exp
 
-    return exp.select("line_no", *FIELDS).from_("jobs").where("log_id = ?").order_by("line_no").sql("duckdb")
+    query = exp.select(*columns).from_("jobs").where("log_id = ?")
+    return (query.order_by("line_no") if ordered else query).sql("duckdb")
 
 
 def load(archive: Archive, name: str) -> LogData:
     """The log's data in three queries."""
     log_id = archive.log_id(name)
-    jobs = archive.con.execute(_jobs_query(), [log_id]).fetchnumpy()
+    jobs = archive.con.execute(jobs_query(), [log_id]).fetchnumpy()
     header = [row[0] for row in archive.con.execute(
         "SELECT text FROM header_lines WHERE log_id = ? ORDER BY seq", [log_id]).fetchall()]
     return LogData(name, {k: np.asarray(v) for k, v in jobs.items()}, log_facts(archive, name), header)

@@ -12,7 +12,7 @@ from ...store.catalog import log_facts
 from ...store.file import Archive
 from . import non_dedicated, start_arrivals
 from .finding import Finding
-from .log_data import FIELDS, LogData
+from .log_data import FIELDS, LogData, jobs_query
 
 READ = ("job", "submit", "wait", "run", "procs", "cpu", "queue_id")
 
@@ -44,7 +44,7 @@ def warning_line(finding: Finding) -> str:
 
 def _read(archive: Archive, facts: dict) -> LogData:
     log_id = facts["log_id"]
-    cols = archive.con.execute(f"SELECT {', '.join(READ)} FROM jobs WHERE log_id = ?", [log_id]).fetchnumpy()
+    cols = archive.con.execute(jobs_query(READ, ordered=False), [log_id]).fetchnumpy()
     jobs = {f: np.asarray(cols[f]) for f in READ}
     n = len(jobs["job"])
     jobs.update({f: np.full(n, -1) for f in FIELDS if f not in jobs})
