@@ -150,7 +150,7 @@ SELECT
     count(*) FILTER (WHERE procs > 0 AND req_procs > 0)                     AS procs_and_request,
     count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs < req_procs) AS procs_under_requested,
     count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs = req_procs) AS procs_as_requested,
-    count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs = 4 * req_procs) AS procs_four_times,
+    count(*) FILTER (WHERE procs > 0 AND req_procs > 0 AND procs % 4 = 0 AND procs // 4 = req_procs) AS procs_four_times,
     count(*) FILTER (WHERE req_time = 0)                                     AS zero_req_time,
     corr(ln(procs), ln(run)) FILTER (WHERE procs > 0 AND run > 0)            AS size_run_correlation,
     count(*) FILTER (WHERE status = 1)                                       AS completed,

@@ -34,12 +34,13 @@ FIGURE_COUNTS = [*REQUESTS, *STATUSES, *BATCHING]
 BATCHING_RATIO = 2.0
 
 
-def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
+def quality(archive: Archive, names: list[str] | None = None, paper_counts: bool = True) -> pd.DataFrame:
     """One row per log: the inconsistency counts, utilization, users, period,
     the utilization exceptions (count, worst excess, ceiling), the flurry
     candidates (user-weeks, large ones, dominant users) and the dependencies
     (DEPENDENCIES: the jobs with a preceding job, the think times) and what the
-    experience paper's figures show (FIGURE_COUNTS)."""
+    experience paper's figures show (FIGURE_COUNTS; without `paper_counts`,
+    the report as it was before them, which the diagnosis benchmark times)."""
     ids = [archive.log_id(n) for n in names] if names else None
     query = exp.select(
         "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
@@ -52,14 +53,16 @@ def quality(archive: Archive, names: list[str] | None = None) -> pd.DataFrame:
         "coalesce(f.dominant_users, 0) AS dominant_users",
         "d.with_predecessor", "d.with_predecessor / nullif(s.jobs, 0) AS predecessor_share", "d.predecessor_missing",
         *(exp.column(c, "d") for c in THINK),
-        *(exp.column(c, "r") for c in REQUESTS + STATUSES), *(exp.column(c, "b") for c in BATCHING),
     ).from_(_part("log_summary", ids).as_("s")).join(_part("quality_counts", ids).as_("q"), using=["log_id"])
     query = (query.join(_part("usage_exceptions", ids).as_("e"), using=["log_id"], join_type="left")
              .join(_part("flurry_counts", ids).as_("f"), using=["log_id"], join_type="left")
              .join(_part("dependency_counts", ids).as_("d"), using=["log_id"], join_type="left")
-             .join(_part("request_counts", ids).as_("r"), using=["log_id"], join_type="left")
-             .join(_part("start_batching", ids).as_("b"), using=["log_id"], join_type="left")
              .order_by("s.name"))
+    if paper_counts:
+        query = (query.select(*(exp.column(c, "r") for c in REQUESTS + STATUSES),
+                              *(exp.column(c, "b") for c in BATCHING))
+                 .join(_part("request_counts", ids).as_("r"), using=["log_id"], join_type="left")
+                 .join(_part("start_batching", ids).as_("b"), using=["log_id"], join_type="left"))
     return archive.df(text(query))
 
 

@@ -12,9 +12,11 @@ from ...store.catalog import log_facts
 from ...store.file import Archive
 from . import non_dedicated, start_arrivals
 from .finding import Finding
-from .log_data import FIELDS, LogData, jobs_query
+from .log_data import FIELDS, LogData
 
 READ = ("job", "submit", "wait", "run", "procs", "cpu", "queue_id")
+# READ's columns, in no order (the detectors it runs need none).
+COLUMNS = "SELECT job, submit, wait, run, procs, cpu, queue_id FROM jobs WHERE log_id = ?"
 
 
 def log_warnings(archive: Archive, name: str) -> list[str]:
@@ -44,7 +46,7 @@ def warning_line(finding: Finding) -> str:
 
 def _read(archive: Archive, facts: dict) -> LogData:
     log_id = facts["log_id"]
-    cols = archive.con.execute(jobs_query(READ, ordered=False), [log_id]).fetchnumpy()
+    cols = archive.con.execute(COLUMNS, [log_id]).fetchnumpy()
     jobs = {f: np.asarray(cols[f]) for f in READ}
     n = len(jobs["job"])
     jobs.update({f: np.full(n, -1) for f in FIELDS if f not in jobs})

@@ -286,7 +286,7 @@ def test_a_version_counts_its_own_dropped_jobs(altered, tmp_path):
 def test_the_quality_command_shows_the_audit(altered):
     run = wla("quality", "kth-maxjobs", KTH, "--wide", archive=altered)  # each mismatch on one line
     assert run.status == 0, run.err
-    tail = run.out.split("\n\nheader audit:\n")[1].split("\n\nknown issues:\n")[0].splitlines()
+    tail = run.out.split("\n\nheader audit:\n")[1].split("\n\ndiagnosis:\n")[0].splitlines()
     assert tail == [f"{KTH}: the header agrees with the jobs (8 checks)",
                     "kth-maxjobs: 1 of 8 checks disagree", "  " + _lines(altered, "kth-maxjobs")[0]]
     rows = json.loads(wla("quality", "kth-maxjobs", "--json", archive=altered).out)

@@ -370,3 +370,28 @@ def test_an_original_without_size_or_sum_is_downloaded_inflated_and_ingested_lik
     assert results[0].sha256 == _sha(original)
     with open_archive(tmp_path / "a.duckdb") as a:
         assert a.rows("SELECT name, jobs FROM logs ORDER BY name") == [("Made-2020-1", 40), ("Made-2020-1.1-cln", 30)]
+
+
+def test_pull_of_sdsc_sp2_by_its_logs_name_downloads_and_ingests_what_the_server_gives(tmp_path, monkeypatch):
+    """`wla pull SDSC-SP2-1998` end to end against the real HTTP server. The
+    project does not hold the original SDSC-SP2-1998-4 file, so the server's
+    folder links a real SWF file under the original's name to stand in for
+    it: the cleaned file's bytes. The original has no size or sum in the
+    catalog, so the file is inflated to its end and checked as SWF before it
+    is kept, then ingested under the original's name, and the known issues
+    of SDSC-SP2 come with it."""
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "SDSC-SP2-1998-4.swf.gz").symlink_to(data_dir() / "SDSC-SP2-1998-4.2-cln.swf.gz")
+    where = tmp_path / "a.duckdb"
+    with serve(served) as url:
+        monkeypatch.setenv(URL_ENV, url)
+        run = wla("pull", "SDSC-SP2-1998", archive=where)
+        assert url.requests == [("SDSC-SP2-1998-4.swf.gz", None)]
+    assert run.status == 0, run.err
+    assert run.out.startswith("downloaded SDSC-SP2-1998-4: 1,205,570 bytes")
+    assert (tmp_path / "pwa" / "SDSC-SP2-1998-4.swf.gz").read_bytes() == _bytes("SDSC-SP2-1998-4.2-cln")
+    with open_archive(where) as a:
+        assert a.rows("SELECT name, jobs FROM logs") == [("SDSC-SP2-1998-4", 59_715)]
+    info = wla("info", "SDSC-SP2-1998-4", archive=where)
+    assert info.status == 0 and "user 374's flurry" in info.out
