@@ -23,19 +23,33 @@ def _offset(zone: ZoneInfo, instant: int) -> int:
 
 def utc_offsets(instants: np.ndarray, tz: str | None) -> np.ndarray:
     """`tz`'s offset from UTC at each unix instant (whole seconds). The zone
-    is asked once a day across the span and where the offset changed between
-    two days, the second of the change is found by bisection: a zone changes
-    its offset at most once a day, so this is exact at a few thousand
-    questions for a log of years, where asking per job would take seconds."""
+    is asked at the start and end of each day that holds an instant (days
+    counted from the first instant), and where the two differ, the second of
+    the change is found by bisection: a zone changes its offset at most once
+    a day, so this is exact at a few thousand questions for a log of years,
+    where asking per job would take seconds, and a log whose few jobs span
+    millennia asks only about its own days."""
     instants = np.floor(np.asarray(instants, dtype=np.float64)).astype(np.int64)
     if len(instants) == 0 or tz is None or tz == "UTC":
         return np.zeros(len(instants), dtype=np.int64)
     zone = ZoneInfo(tz)
-    lo, hi = int(instants.min()), int(instants.max())
-    probes = list(range(lo, hi, DAY)) + [hi]
-    offsets = [_offset(zone, t) for t in probes]
-    changes, after = [lo], [offsets[0]]
-    for a, b, oa, ob in zip(probes, probes[1:], offsets, offsets[1:]):
+    lo = int(instants.min())
+    day = (instants - lo) // DAY
+    days = np.unique(day)
+    asked: dict[int, int] = {}
+
+    def offset(t: int) -> int:
+        if t not in asked:
+            asked[t] = _offset(zone, t)
+        return asked[t]
+
+    starts = [lo + int(d) * DAY for d in days]
+    before = np.array([offset(t) for t in starts], dtype=np.int64)
+    after = before.copy()
+    change = np.full(len(days), np.iinfo(np.int64).max, dtype=np.int64)
+    for i, a in enumerate(starts):
+        b = a + DAY
+        oa, ob = int(before[i]), offset(b)
         if oa != ob:
             while b - a > 1:  # the offset at a is oa, at b it is ob
                 mid = (a + b) // 2
@@ -43,10 +57,9 @@ def utc_offsets(instants: np.ndarray, tz: str | None) -> np.ndarray:
                     a = mid
                 else:
                     b = mid
-            changes.append(b)
-            after.append(ob)
-    at = np.searchsorted(np.array(changes, dtype=np.int64), instants, side="right") - 1
-    return np.array(after, dtype=np.int64)[at]
+            change[i], after[i] = b, ob
+    at = np.searchsorted(days, day)
+    return np.where(instants >= change[at], after[at], before[at])
 
 
 def arrival_cycles(submit: np.ndarray, clock: LogClock) -> dict:

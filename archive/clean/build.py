@@ -145,11 +145,27 @@ def _notes(name: str, base: str, version: str, rhash: str, steps: list[StepResul
              f"recipe sha256 {rhash}"]
     for s in steps:
         params = f" with {params_text(s.params)}" if s.params else ""
-        size = f"; machine size set to {s.sets['machine_size']}" if "machine_size" in s.sets else ""
+        size = (f"; machine size set to {s.sets['machine_size']} (the MaxProcs line above; "
+                f"{s.sets.get('was') or 'none'} before)" if "machine_size" in s.sets else "")
         lines.append(f"; Note: Step {s.step}: rule {s.rule} version {s.rule_version} "
                      f"(fingerprint {s.fingerprint}){params}: "
                      f"{s.dropped} jobs dropped, {s.changed} changed{size}")
     return [header_line(line) for line in lines]
+
+
+def _sized(header: list[tuple], size: int, at: int) -> list[tuple]:
+    """The version's header with its MaxProcs line saying the size a step
+    set, so that the published file, ingested again, has that machine size;
+    the step's Note line keeps the original's. A header without MaxProcs
+    gains one where the Notes go."""
+    out, done = [], False
+    for seq, line_no, text, label, value in header:
+        if not done and (label or "").lower() == "maxprocs":
+            text, value, done = f"; MaxProcs: {size}", str(size), True
+        out.append((seq, line_no, text, label, value))
+    if not done:
+        out.append((len(out), at, f"; MaxProcs: {size}", "MaxProcs", str(size)))
+    return out
 
 
 def header_line(text: str) -> str:
@@ -287,7 +303,10 @@ def _build_step(con, name: str, vid: int, n: int, rule: Rule, params: dict, cloc
     if rule.computed:
         jobs = run(con, exp.select("*").from_(before.rows.copy()).order_by("line_no")).df()
         drops, note, sets = computed(rule.computed)[1](jobs, params, facts, progress=parts)
+        was = facts.get("machine_size")
         facts.update(sets)  # the version's, and what later steps read
+        if "machine_size" in sets:
+            sets = {**sets, "was": was}  # for the step's Note line
         if len(drops):
             frame = pd.DataFrame({"version_id": vid, "step": n,
                                   "line_no": drops["line_no"].astype("int32"),
@@ -362,6 +381,9 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     leading = [h for h in header if first_job is None or h[1] < first_job]
     at = leading[-1][1] if leading else 0
     notes = _notes(name, base["name"], recipe.version, rhash, steps)
+    sizes = [s.sets["machine_size"] for s in steps if "machine_size" in s.sets]
+    if sizes:
+        header = _sized(header, sizes[-1], at)
     rows = [(vid, seq, line_no, text, label, value) for seq, line_no, text, label, value in header]
     rows += [(vid, len(header) + k, at, text, "Note", text.split(":", 1)[1].strip())
              for k, text in enumerate(notes)]
@@ -370,9 +392,8 @@ def _store(con, recipe: Recipe, name: str, vid: int, source: dict, base: dict, r
     row.update(log_id=vid, name=name, file_name=recipe.file, file_size=len(recipe.text.encode()),
                data_size=0, sha256=rhash, lenient=False, lines=jobs + len(rows), header_lines=len(rows),
                blank_lines=0, jobs=jobs, rejects=0, kind="version", source_log_id=source["log_id"])
-    sizes = [s.sets["machine_size"] for s in steps if "machine_size" in s.sets]
     if sizes:  # a step set the machine size (the regime rule): simulate reads it from here
-        row.update(machine_size=sizes[-1], machine_size_source="recipe")
+        row.update(machine_size=sizes[-1], machine_size_source="recipe", max_procs=sizes[-1])
     run(con, insert_row("logs", list(row), now=["ingested_at"]), list(row.values()))
     con.execute(
         "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?, NULL, NULL)",

@@ -78,6 +78,12 @@ class Regime:
         return dict(self.__dict__)
 
 
+# Starts spread over more days than this (a century) are no machine's
+# history but a damaged log's: its capacity is not judged, rather than a
+# day's peak computed for each of millions of days.
+MAX_DAYS = 36_525
+
+
 def daily_peaks(log: LogData) -> DailyPeaks:
     """Each day's highest count of processors in use, from the day of the
     first start to that of the last, leaving out days on which none was."""
@@ -95,6 +101,8 @@ def daily_peaks(log: LogData) -> DailyPeaks:
     start = j["submit"][keep] + wait[keep]
     end = start + j["run"][keep]
     p = p[keep]
+    if float(start.max() - start.min()) > MAX_DAYS * DAY:  # no machine's history: not judged
+        return DailyPeaks(np.zeros(0, np.int64), np.zeros(0), dated, from_submit)
     order = np.argsort(start)
     s, held = start[order], np.cumsum(p[order])
     order = np.argsort(end)

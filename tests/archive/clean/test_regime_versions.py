@@ -4,6 +4,7 @@ capacity as the version's machine size (in its logs row, its Note line and
 its provenance), and `wla simulate LOG@V` runs it on that size."""
 from __future__ import annotations
 
+import gzip
 import json
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -55,7 +56,8 @@ def test_each_regime_is_a_version_with_its_jobs_and_its_size(regimes_archive):
     assert rows[f"{SP2}@r2"] == (len(frame) - early, 128, "recipe")
     assert original == (128, "MaxProcs")
     [note] = notes
-    assert note.endswith(f"{len(frame) - early} jobs dropped, 0 changed; machine size set to 115")
+    assert note.endswith(f"{len(frame) - early} jobs dropped, 0 changed; machine size set to 115 "
+                         "(the MaxProcs line above; 128 before)")
     [entity] = [e for e in prov["entity"].values() if e.get("prov:label") == f"{SP2}@r2"]
     assert entity["wla:machine_size"] == 128
     for version, size in (("r1", 115), ("r2", 128)):
@@ -63,6 +65,27 @@ def test_each_regime_is_a_version_with_its_jobs_and_its_size(regimes_archive):
         assert run.status == 0, run.err
         result = json.loads(run.out)
         assert (result["settings"]["procs"], result["source"]["procs_from"]) == (size, "recipe")
+
+
+def test_a_published_regime_says_its_size_in_its_maxprocs_line(regimes_archive, tmp_path):
+    """The published file, ingested again, is a log of the regime's size:
+    its MaxProcs line is the one line of the original header that changed."""
+    from wla.archive.clean.publish import publish
+
+    copy = tmp_path / "a.duckdb"
+    copy.write_bytes(regimes_archive.read_bytes())
+    with open_archive(copy, write=True) as a:
+        publish(a, SP2, "r1", tmp_path / "r1.swf.gz")
+        [r] = ingest(a, [tmp_path / "r1.swf.gz"], name="again")
+        assert r.status == "ingested"
+        assert a.rows("SELECT machine_size, machine_size_source FROM logs WHERE name = 'again'") == [(115, "MaxProcs")]
+    with gzip.open(data_dir() / f"{SP2}.swf.gz", "rt") as fh:
+        before = [line.rstrip("\n") for line in fh if line.startswith(";")]
+    with gzip.open(tmp_path / "r1.swf.gz", "rt") as fh:
+        after = [line.rstrip("\n") for line in fh if line.startswith(";")]
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    assert changed == [("; MaxProcs: 128", "; MaxProcs: 115")]
+    assert len(after) == len(before) + 2  # the version's two Note lines
 
 
 def test_a_regime_the_log_does_not_have_is_refused(tmp_path):

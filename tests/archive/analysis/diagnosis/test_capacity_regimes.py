@@ -107,6 +107,14 @@ def test_an_undated_log_counts_days_of_its_clock_and_unknown_waits_start_at_subm
     assert capacity_regimes.detect(from_columns("e", {"run": [-1]})) == []
 
 
+def test_starts_spread_over_more_than_a_century_are_not_judged():
+    log = machine([64] * 40 + [128] * 40)
+    assert len(capacity_regimes.regimes(log)) == 2
+    log.jobs["submit"][-1] = 101 * 365.25 * DAY  # one start a century later: a damaged log, not a history
+    assert capacity_regimes.daily_peaks(log).day.size == 0
+    assert capacity_regimes.detect(log) == []
+
+
 def test_daily_peaks_count_jobs_running_across_midnight_and_ends_before_starts():
     # a job of 10 from day 0 to day 2 at noon; one of 5 starting when another of 5 ends
     log = from_columns("x", {"submit": [0, 3 * DAY, 3 * DAY + 100], "wait": [0, 0, 0],
