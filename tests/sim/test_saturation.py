@@ -93,6 +93,7 @@ def test_every_simulation_reports_it():
 SIZES = {"RICC-2010-2": 8192, "lublin_256": 256}  # no machine size in their headers
 
 
+@pytest.mark.slow
 def test_no_log_whose_waits_are_short_is_called_saturated(real_archive):
     """EASY at load 1 on every shared log: a log whose 95th-percentile wait
     is under an hour never saturates; FCFS on SDSC-SP2 does. The paper's

@@ -18,14 +18,23 @@ from wla.archive.store.notes import MAX_CHARS, add_note, check_note, notes
 NASA, KTH = "NASA-iPSC-1993-3-head228", "KTH-SP2-1996-2.1-cln"
 
 
-@pytest.fixture
-def archive(tmp_path):
-    path = tmp_path / "a.duckdb"
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Two logs and a version, built once; each test takes a copy."""
+    folder = tmp_path_factory.mktemp("notes")
+    path = folder / "a.duckdb"
     with open_archive(path, write=True) as a:
         assert [r.status for r in ingest(a, [data_dir() / f"{n}.swf.gz" for n in (NASA, KTH)])] == ["ingested"] * 2
-        recipe = tmp_path / "r.toml"
+        recipe = folder / "r.toml"
         recipe.write_text(f'log = "{NASA}"\nversion = "v1"\n\n[[step]]\nrule = "normalize"\n')
         clean(a, recipe)
+    return path
+
+
+@pytest.fixture
+def archive(built, tmp_path):
+    path = tmp_path / "a.duckdb"
+    path.write_bytes(built.read_bytes())
     return path
 
 

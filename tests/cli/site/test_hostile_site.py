@@ -93,6 +93,7 @@ def test_a_user_file_survives_two_rebuilds(made, tmp_path):
     assert not any(p.startswith("versions/") for p in after)  # the site's own files of the full build went
 
 
+@pytest.mark.slow
 def test_a_rebuild_with_one_log_fewer_removes_only_that_logs_files(made, tmp_path):
     out, alone = tmp_path / "s", tmp_path / "alone"
     first = built(made, out, ONE, ODD)
@@ -149,6 +150,7 @@ def test_a_manifest_naming_a_path_through_a_symlink_is_refused(made, tmp_path):
     assert state(out) == before and state(elsewhere) == theirs
 
 
+@pytest.mark.slow
 def test_a_manifest_entry_that_became_a_symlink_is_not_followed(made, tmp_path):
     """A file of the first build that the second does not write, replaced by
     a link to a file outside: the link stays, and so does its target."""
@@ -199,6 +201,7 @@ def test_a_symlinked_folder_the_site_has_not_written_yet_is_refused(made, tmp_pa
     assert state(out) == before and state(elsewhere) == {}
 
 
+@pytest.mark.slow
 def test_a_file_the_site_did_not_write_is_not_overwritten(made, tmp_path):
     out = tmp_path / "s"
     built(made, out, ONE)

@@ -90,6 +90,7 @@ def test_a_broken_link_is_found(made, tmp_path):
     assert len(found) == 5
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_same_bytes_again_and_only_what_it_names(made, tmp_path):
     """`wla site` on the same archive writes what build_site wrote, byte for
     byte, and says what; a build of one log into that folder leaves that
@@ -245,6 +246,7 @@ def test_nothing_comes_from_the_network(made):
     assert not re.search(r"\b(fetch\(|XMLHttpRequest|import\()", (made.site / "static" / "site.js").read_text())
 
 
+@pytest.mark.slow
 def test_any_log_name_makes_a_page_inside_the_site(made):
     page = page_of(made, ODD)
     assert page.resolve().parent == (made.site / "logs").resolve() and page.is_file()

@@ -85,6 +85,7 @@ def test_sweep_plots(sp2_workload, source, monkeypatch, tmp_path):
         assert readable(fig) == []
 
 
+@pytest.mark.slow
 @pytest.mark.long
 def test_validate_histograms_do_not_overlap(source, monkeypatch, tmp_path):
     result = validate(source, runs=3, seed=4, settings=ResampleSettings(weeks=30), workers=1)
