@@ -127,6 +127,7 @@ print(twice_scaled(5))
 """
 
 
+@pytest.mark.slow
 def test_a_change_to_a_callee_alone_compiles_its_callers_again(tmp_path):
     """numba checks only the source file of the function it loads, and the
     caller's cached code has the callee compiled in: a part keys its cache

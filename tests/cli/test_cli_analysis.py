@@ -56,6 +56,7 @@ def test_load_needs_a_machine_size(archive_file):
     assert json.loads(out.out)["trim"] == json.loads(json.dumps(load_profile(jobs, 8192).to_dict()["trim"]))
 
 
+@pytest.mark.slow
 def test_capacity_json_report_and_rule(archive_file):
     out = _wla(archive_file, "capacity", LOG, "--json")
     assert out.status == 0, out.err

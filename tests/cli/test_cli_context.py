@@ -123,6 +123,7 @@ def test_a_missing_archive_is_one_line_and_stays_missing(monkeypatch, tmp_path, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_ingest_writes_while_a_simulation_computes(monkeypatch, tmp_path):
     """The simulator runs with the archive closed: another process ingests
     meanwhile, which a reader's open connection would lock out."""

@@ -66,10 +66,8 @@ def _finding(log: LogData, said: str | None, shown: bool, no_wait: int, unknown:
     where = []
     if said is not None:
         where.append(f'the header: "{said}"')
-    waits = f"{no_wait:,} of {n:,} jobs ({share(no_wait, n)}) have no wait ({unknown:,} unknown, " \
-            f"{no_wait - unknown:,} zero)"
-    where.append(waits)
-    how = f"{share(no_wait, n)} of the jobs without a wait"
+    where.append(f"{no_wait:,} of {n:,} jobs without a wait ({unknown:,} unknown, {no_wait - unknown:,} zero)")
+    how = f"{share(no_wait, n)} of the jobs"
     if fit is not None:
         how += (f"; started at their submit times they exceed {fit['capacity']:,} processors "
                 f"{share(fit['over_share'], 1)} of the time at {fit['utilization']:.1%} utilization")

@@ -30,6 +30,7 @@ def _labels(fig) -> list[str]:
     return [t for ax in fig.axes for t in (ax.get_xlabel(), ax.get_ylabel()) if t]
 
 
+@pytest.mark.slow
 def test_capacity_load_and_flurries_have_units_and_whole_counts(sp2, tmp_path, monkeypatch):
     jobs, info = sp2
     figures = catch(monkeypatch)
@@ -67,6 +68,7 @@ def test_cycles_count_jobs_in_whole_ticks(sp2, tmp_path, monkeypatch):
     assert readable(fig) == []
 
 
+@pytest.mark.slow
 def test_statistics_figures_name_their_units(sp2, tmp_path, monkeypatch):
     jobs, info = sp2
     clock = LogClock(info["unix_start_time"], info["tz"])

@@ -84,7 +84,8 @@ def _nothing_kept(tmp_path: Path) -> None:
 
 # -- time: dripping and silent servers -------------------------------------------------------------
 
-@pytest.mark.parametrize("mode", ["drip", "drip-head", "silent"])
+@pytest.mark.parametrize("mode", [pytest.param("drip", marks=pytest.mark.slow),
+                                  pytest.param("drip-head", marks=pytest.mark.slow), "silent"])
 def test_a_dripping_or_silent_server_is_left_at_the_deadline(tmp_path, archive, mode):
     with serve(data_dir(), mode) as url:
         run, took = _pull(tmp_path, archive, url, "--deadline", "3")

@@ -352,6 +352,7 @@ def test_a_reader_makes_no_views_when_the_stored_ones_are_this_wlas(tmp_path):
         assert _views_in(a.con, "temp") == []
 
 
+@pytest.mark.slow
 def test_versions_are_listed_under_their_own_log_with_a_resampled_log_present(tmp_path):
     """A resampled log comes after its source's versions, each log followed
     by its own versions, in `wla ls`, its JSON and the site's index alike."""

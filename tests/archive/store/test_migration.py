@@ -135,6 +135,7 @@ def _recipe(a, version: str) -> str:
     return a.con.execute("SELECT recipe FROM versions WHERE name = ?", [f"{LOG}@{version}"]).fetchone()[0]
 
 
+@pytest.mark.slow
 def test_published_versions_after_the_migration(old_archive, tmp_path):
     with open_archive(old_archive, write=True) as a:
         sha = dict(a.con.execute("SELECT version, published_sha256 FROM versions").fetchall())

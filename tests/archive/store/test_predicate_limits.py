@@ -107,6 +107,7 @@ def test_163_or_terms(real_archive, sp2):
     assert _count(real_archive, text) == int(sp2.job.isin(jobs).sum()) == 163
 
 
+@pytest.mark.slow
 @pytest.mark.long
 def test_10000_or_terms_and_and_terms_work(real_archive, sp2):
     rng = np.random.default_rng(7)

@@ -73,6 +73,7 @@ def test_the_manifest_names_every_file_the_site_wrote_in_order(made, tmp_path):
     assert (out / ".wla-site").read_bytes() == (FORMAT + "\n" + "".join(p + "\n" for p in written)).encode()
 
 
+@pytest.mark.slow
 def test_a_rebuild_keeps_the_files_a_user_added(made, tmp_path):
     out = tmp_path / "s"
     site_files = built(made, out, ONE)
@@ -269,6 +270,7 @@ def test_a_manifest_that_is_a_symlink_is_refused(made, tmp_path):
     assert state(out) == before and theirs.read_bytes() == text
 
 
+@pytest.mark.slow
 def test_a_hard_link_to_a_file_outside_is_not_written(made, tmp_path):
     out, victim = tmp_path / "s", tmp_path / "victim"
     victim.write_text("theirs\n")

@@ -334,6 +334,7 @@ for address in sys.argv[1:]:
 """
 
 
+@pytest.mark.slow
 def test_unreachable_dask_scheduler_is_a_usage_error():
     """A scheduler nobody runs, or an address that is none: a usage error
     naming the address. The code

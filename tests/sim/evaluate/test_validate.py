@@ -70,6 +70,7 @@ def test_stats_counts_arrivals_by_local_day_and_hour_as_pandas(sp2_archive_file,
         f"{LOG}-{k}.png" for k in ("bins", "cycles", "pox", "users")]
 
 
+@pytest.mark.slow
 @pytest.mark.long
 def test_validate_command_saves_prints_and_draws(sp2_archive_file, tmp_path):
     path = tmp_path / "a.duckdb"

@@ -487,6 +487,7 @@ def test_deletions_resolve_every_exception(real_archive, name):
     resolves_every_exception(capacity_deletions(jobs, size, threshold=1.0), jobs, size)
 
 
+@pytest.mark.slow
 def test_deletions_are_deterministic(real_archive):
     jobs, size = load(real_archive, "SDSC-SP2-1998-4.2-cln")
     one = capacity_deletions(jobs, size, workers=1)
@@ -516,6 +517,7 @@ def test_node_limit_keeps_a_feasible_deletion(real_archive):
     assert c.proof("S").startswith("not proven optimal: ") and "stopped at the node limit" in c.proof("S")
 
 
+@pytest.mark.slow
 def test_limits_give_the_same_deletions_every_time(real_archive):
     """Where limits bind (nodes, and windows for the programs above 2,000
     nonzeros), the same input gives the same deletions: run again on two

@@ -31,7 +31,7 @@ def test_no_waits_on_a_busy_machine_that_never_overflows_are_start_times():
     [f] = start_arrivals.detect(_busy([-1] * 9 + [0]))
     assert f.data["sources"] == ["data"]
     assert (f.data["no_wait"], f.data["unknown_wait"], f.data["over_share"]) == (10, 9, 0.0)
-    assert f.data["utilization"] == 1.0 and f.how_much.startswith("100.00% of the jobs without a wait")
+    assert f.data["utilization"] == 1.0 and f.how_much.startswith("100.00% of the jobs;")
 
 
 def test_no_finding_when_a_wait_is_known_overflow_or_idle():

@@ -103,6 +103,7 @@ def _recipe(version: str) -> str:
     return f'log = "tiny"\nversion = "{version}"\n\n[[step]]\nrule = "mine"\n'
 
 
+@pytest.mark.slow
 def test_a_changed_default_under_the_same_version_is_refused(tmp_path):
     rules = tmp_path / "rules"
     rules.mkdir()

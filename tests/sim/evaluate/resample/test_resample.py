@@ -185,6 +185,7 @@ def test_a_workload_of_default_length_holds_the_logs_jobs_on_average(sp2):
         assert (gap < 3) == near, (weeks, n.mean(), gap)
 
 
+@pytest.mark.slow
 def test_the_initial_temporary_users_are_drawn_around_the_weekly_average(sp2):
     """Binomial over the temporary pool with mean load x 7.05: over 400
     seeds the mean is within 4 standard errors and the variance is n p (1 - p)
