@@ -79,6 +79,7 @@ print(json.dumps([before, after]))
 '''
 
 
+@pytest.mark.slow
 def test_a_part_is_cold_until_compiled_then_warm_for_every_later_run(tmp_path):
     """cache_state reads numba's own index; warm() compiles (one line for
     the part, however many functions), and a new process finds it warm."""

@@ -103,9 +103,9 @@ def daily_peaks(log: LogData) -> DailyPeaks:
     p = p[keep]
     if float(start.max() - start.min()) > MAX_DAYS * DAY:  # no machine's history: not judged
         return DailyPeaks(np.zeros(0, np.int64), np.zeros(0), dated, from_submit)
-    order = np.argsort(start)
+    order = np.argsort(start, kind="stable")  # nearly sorted already: a merge sort is fastest
     s, held = start[order], np.cumsum(p[order])
-    order = np.argsort(end)
+    order = np.argsort(end, kind="stable")
     e, freed = end[order], np.r_[0.0, np.cumsum(p[order])]
     # in use just after each start instant (every start and end of it counted)
     after = held[np.searchsorted(s, s, "right") - 1] - freed[np.searchsorted(e, s, "right")]

@@ -37,7 +37,7 @@ class LogData:
 # pasted together and the simulator's warnings need no sqlglot;
 # tests/archive/analysis/diagnosis/test_log_data.py holds them to FIELDS.
 JOBS = ("SELECT line_no, job, submit, wait, run, procs, cpu, mem, req_procs, req_time, req_mem, status, user_id, "
-        "group_id, app_id, queue_id, partition_id, prev_job, think FROM jobs WHERE log_id = ? ORDER BY line_no")
+        "group_id, app_id, queue_id, partition_id, prev_job, think FROM jobs WHERE log_id = ?")
 
 
 def load(archive: Archive, name: str) -> LogData:
@@ -46,7 +46,12 @@ def load(archive: Archive, name: str) -> LogData:
     jobs = archive.con.execute(JOBS, [log_id]).fetchnumpy()
     header = [row[0] for row in archive.con.execute(
         "SELECT text FROM header_lines WHERE log_id = ? ORDER BY seq", [log_id]).fetchall()]
-    return LogData(name, {k: np.asarray(v) for k, v in jobs.items()}, log_facts(archive, name), header)
+    columns = {k: np.asarray(v) for k, v in jobs.items()}
+    line_no = columns["line_no"]
+    if len(line_no) > 1 and not (np.diff(line_no) > 0).all():  # stored out of file order: put it back
+        order = np.argsort(line_no, kind="stable")
+        columns = {k: v[order] for k, v in columns.items()}
+    return LogData(name, columns, log_facts(archive, name), header)
 
 
 def from_columns(name: str, columns: dict, facts: dict | None = None, header: list[str] | None = None) -> LogData:

@@ -256,6 +256,7 @@ print(json.dumps({"grew_mb": (after - before) / 1024, "said": said}))
 """
 
 
+@pytest.mark.slow
 def test_peak_memory_of_bombs_and_floods(tmp_path):
     """Peak RSS above the interpreter's own, each input in a process of its own."""
     cases = {

@@ -14,8 +14,26 @@ def _columns(sql: str) -> list[str]:
 
 def test_the_written_out_queries_read_the_fields_they_name():
     assert _columns(JOBS) == ["line_no", *FIELDS]
-    assert "ORDER BY line_no" in JOBS
     assert _columns(warnings.COLUMNS) == list(warnings.READ)
+
+
+def test_a_log_stored_out_of_file_order_is_read_in_file_order(tmp_path):
+    from wla.archive import open as open_archive
+    from wla.archive.analysis.diagnosis.log_data import load
+    from wla.archive.store.ingest import ingest
+
+    path = tmp_path / "t.swf"
+    path.write_text("; MaxProcs: 8\n" + "".join(f"{j} {10 * j} 0 5 1 -1 -1 1 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+                                                 for j in range(1, 6)))
+    with open_archive(tmp_path / "a.duckdb", write=True) as a:
+        ingest(a, [path])
+        a.con.execute("CREATE TEMP TABLE k AS SELECT * FROM jobs ORDER BY line_no DESC")
+        a.con.execute("DELETE FROM jobs")
+        a.con.execute("INSERT INTO jobs SELECT * FROM k")
+        assert [r[0] for r in a.con.execute("SELECT line_no FROM jobs").fetchall()] == [6, 5, 4, 3, 2]
+        log = load(a, "t")
+    assert log.jobs["line_no"].tolist() == [2, 3, 4, 5, 6] and log.jobs["job"].tolist() == [1, 2, 3, 4, 5]
+    assert log.jobs["submit"].tolist() == [10, 20, 30, 40, 50]
 
 
 def test_a_hand_made_log_fills_what_it_is_not_given():
