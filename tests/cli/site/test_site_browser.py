@@ -168,9 +168,10 @@ def test_the_index_fits_a_1280_by_800_window(browser, site, request):
     assert all(right <= page[1] for _, right in rights), rights
 
 
-@pytest.mark.parametrize("log", [CLEANED, "LLNL-Atlas-2006-2.1-cln"])
-def test_the_flurry_table_fits_the_window(browser, made, several, log):
-    open_page(browser, (made.site if log == CLEANED else several) / "logs" / f"{log}.html")
+@pytest.mark.parametrize("log", [CLEANED, pytest.param("LLNL-Atlas-2006-2.1-cln", marks=pytest.mark.slow)])
+def test_the_flurry_table_fits_the_window(browser, made, log, request):
+    site = made.site if log == CLEANED else request.getfixturevalue("several")  # the whole logs' site only for them
+    open_page(browser, site / "logs" / f"{log}.html")
     box = browser.execute_script("var b = document.getElementById('flurry-table').parentElement; "
                                  "return [b.scrollWidth, b.clientWidth]")
     assert box[0] <= box[1], box

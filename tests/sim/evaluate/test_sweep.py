@@ -197,7 +197,8 @@ def _run_until(args, sp2_archive_file, journal, runs, sig):
     return proc.returncode
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, pytest.param(signal.SIGINT, marks=pytest.mark.slow)],
+                         ids=["kill-9", "ctrl-c"])
 def test_an_interrupted_sweep_resumes_to_the_same_table(sp2_archive_file, tmp_path, sig):
     """Stopped part way, then resumed: no finished run is done again (each
     (point, run) is in the journal once) and the table is the uninterrupted
