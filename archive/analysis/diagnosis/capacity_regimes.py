@@ -214,7 +214,7 @@ def _best_split(x: np.ndarray, min_days: int) -> int | None:
     k = k[(k * BLOCK >= min_days) & (n - k * BLOCK >= min_days)]
     if len(k) == 0:
         return None
-    cost = [_deviation(w[:i]) + _deviation(w[i:]) for i in k]
+    cost = _deviations(w)[k] + _deviations(w[::-1])[len(w) - k]  # each side's, for every split at once
     at = int(k[np.argmin(cost)])  # the first of equal costs
     a, b = np.median(w[max(at - 4, 0):at]), np.median(w[at:at + 4])  # the levels next to it
     lo, hi = max((at - 1) * BLOCK, min_days), min((at + 1) * BLOCK, n - min_days)
@@ -226,8 +226,18 @@ def _best_split(x: np.ndarray, min_days: int) -> int | None:
     return int(splits[np.argmin(left + right)])
 
 
-def _deviation(v: np.ndarray) -> float:
-    return float(np.abs(v - np.median(v)).sum())
+def _deviations(w: np.ndarray) -> np.ndarray:
+    """For i = 0..len(w), the absolute deviations of w[:i] from its median,
+    summed: every prefix sorted at once (a row each), not a median per split.
+    The weekly levels are halves and quarters of whole processors, so the
+    sums are exact whatever their order."""
+    m = len(w)
+    held = np.arange(m)[None, :] < np.arange(m + 1)[:, None]  # row i holds w[:i]
+    rows = np.sort(np.where(held, w[None, :], np.inf), axis=1)
+    i = np.arange(m + 1)
+    lo, hi = np.clip((i - 1) // 2, 0, max(m - 1, 0)), np.clip(i // 2, 0, max(m - 1, 0))
+    median = (rows[i, lo] + rows[i, hi]) / 2
+    return np.where(held, np.abs(np.where(held, rows, 0.0) - median[:, None]), 0.0).sum(axis=1)
 
 
 def _at_level(x: np.ndarray, level: float, tolerance: float) -> float:

@@ -107,6 +107,14 @@ def test_an_undated_log_counts_days_of_its_clock_and_unknown_waits_start_at_subm
     assert capacity_regimes.detect(from_columns("e", {"run": [-1]})) == []
 
 
+def test_every_prefix_deviation_at_once_equals_one_median_each():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        w = rng.integers(0, 300, rng.integers(1, 60)).astype(float) / rng.choice([1, 2, 4])
+        each = [0.0] + [float(np.abs(w[:i] - np.median(w[:i])).sum()) for i in range(1, len(w) + 1)]
+        assert capacity_regimes._deviations(w).tolist() == each
+
+
 def test_starts_spread_over_more_than_a_century_are_not_judged():
     log = machine([64] * 40 + [128] * 40)
     assert len(capacity_regimes.regimes(log)) == 2
