@@ -1,7 +1,7 @@
 """What every detector reads, loaded once per log: its columns, facts and header."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,6 +24,7 @@ class LogData:
     jobs: dict[str, np.ndarray]
     facts: dict
     header: list[str]
+    kept: dict = field(default_factory=dict, repr=False, compare=False)  # what several detectors compute alike
 
     @property
     def clock(self) -> LogClock:

@@ -24,7 +24,14 @@ from .log_data import LogData
 def local_seconds(log: LogData) -> tuple[np.ndarray, np.ndarray]:
     """The local wall-clock instant (seconds from 1970 as the wall clock
     reads) of every job whose submit time is known, and the mask of those
-    jobs; empty when the log's start is unknown."""
+    jobs; empty when the log's start is unknown. Kept with the log: two
+    detectors read it."""
+    if "local_seconds" not in log.kept:
+        log.kept["local_seconds"] = _local_seconds(log)
+    return log.kept["local_seconds"]
+
+
+def _local_seconds(log: LogData) -> tuple[np.ndarray, np.ndarray]:
     submit = log.jobs["submit"]
     known = np.isfinite(submit) & (submit >= 0)
     start = log.clock.unix_start_time
