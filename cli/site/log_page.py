@@ -81,13 +81,15 @@ def header_audit(archive: Archive, name: str) -> dict:
             "rows": records(frame)}
 
 
-def diagnosis(archive: Archive, name: str) -> dict:
+def diagnosis(name: str, jobs: pd.DataFrame, facts: dict, header: list[str]) -> dict:
     """The diagnosis's findings, as `wla quality` prints them, and how many
-    detectors looked."""
-    from wla.archive.analysis.diagnosis.diagnose import diagnose
+    detectors looked, from the jobs the page already read."""
+    from wla.archive.analysis.diagnosis.diagnose import diagnose_data
+    from wla.archive.analysis.diagnosis.log_data import of_frame
     from wla.archive.analysis.diagnosis.registry import DETECTORS
 
-    return {"findings": [f.as_dict() for f in diagnose(archive, name)], "detectors": len(DETECTORS)}
+    return {"findings": [f.as_dict() for f in diagnose_data(of_frame(name, jobs, facts, header))],
+            "detectors": len(DETECTORS)}
 def known_issues(archive: Archive, name: str) -> list[dict]:
     """What is known of the log: the caveats wla ships for it and the user's
     notes, each with where it comes from (the paper's section, the note's day)."""
@@ -103,16 +105,17 @@ def log_page(archive: Archive, name: str, jobs: pd.DataFrame, facts: dict, quali
     from .captions import captions
 
     flurry = flurry_table(jobs, facts)
+    header = header_lines(archive, name)
     return {
         "name": name,
         "kind": listed["kind"],
         "original": listed["original"],
         "summary": listed,
         "facts": file_facts(archive, name),
-        "header": header_lines(archive, name),
+        "header": header,
         "quality": quality_tables(quality_row),
         "audit": header_audit(archive, name),
-        "diagnosis": diagnosis(archive, name),
+        "diagnosis": diagnosis(name, jobs, facts, header),
         "issues": known_issues(archive, name),
         "flurries": flurry,
         "captions": captions(jobs, facts, quality_row, flurry["weekly_average"]),

@@ -55,6 +55,12 @@ def load(archive: Archive, name: str) -> LogData:
     return LogData(name, columns, log_facts(archive, name), header)
 
 
+def of_frame(name: str, jobs, facts: dict, header: list[str]) -> LogData:
+    """A log already read as a DataFrame (`analysis.jobs.log_jobs`: line_no
+    and the fields, file order), for a caller that holds it: no second read."""
+    return LogData(name, {c: jobs[c].to_numpy() for c in ("line_no", *FIELDS)}, facts, list(header))
+
+
 def from_columns(name: str, columns: dict, facts: dict | None = None, header: list[str] | None = None) -> LogData:
     """A log made in memory: missing fields are -1, line numbers count from 1."""
     n = len(next(iter(columns.values())))

@@ -42,3 +42,17 @@ def test_a_hand_made_log_fills_what_it_is_not_given():
     assert log.jobs["job"].tolist() == [1, 2, 3] and log.jobs["line_no"].tolist() == [1, 2, 3]
     assert (log.jobs["wait"] == -1).all() and log.jobs["run"].dtype == np.float64
     assert log.jobs["user_id"].dtype == np.int64
+
+
+def test_a_log_read_as_a_frame_is_the_log_read_as_columns(real_archive):
+    from wla.archive.analysis.diagnosis.log_data import load, of_frame
+    from wla.archive.analysis.jobs import log_jobs
+
+    name = "HPC2N-2002-2.2-head3170"
+    jobs, facts = log_jobs(real_archive, name)
+    read = load(real_archive, name)
+    framed = of_frame(name, jobs, facts, read.header)
+    assert framed.facts == read.facts and framed.header == read.header
+    for field in ("line_no", *FIELDS):
+        assert framed.jobs[field].dtype == read.jobs[field].dtype, field
+        assert np.array_equal(framed.jobs[field], read.jobs[field]), field
