@@ -6,6 +6,8 @@ from sqlglot import exp
 
 from ..kernel.statements import text
 from ..store.file import Archive
+from .batching import COLUMNS as BATCHING_COLUMNS
+from .batching import batching_frame
 
 # Counts of the report, in the order of docs/pages/definitions/cleaning.md's list.
 COUNTS = [
@@ -21,14 +23,14 @@ COUNTS = [
 THINK = ["think_min", "think_q1", "think_median", "think_q3", "think_p90", "think_max"]
 DEPENDENCIES = ["with_predecessor", "predecessor_share", "predecessor_missing", *THINK]
 
-# What the experience paper's figures show (views request_counts and
-# start_batching): processors against the request, zero requested times, the
-# size-runtime correlation, jobs by status with failed short ones, and the
-# inter-start gaps a batching scheduler leaves.
+# What the experience paper's figures show (the view request_counts, and the
+# batching measure of analysis/batching.py): processors against the request,
+# zero requested times, the size-runtime correlation, jobs by status with
+# failed short ones, and the inter-start gaps a batching scheduler leaves.
 REQUESTS = ["procs_and_request", "procs_under_requested", "procs_as_requested", "procs_four_times",
             "zero_req_time", "size_run_correlation"]
 STATUSES = ["completed", "failed", "cancelled", "other_status", "failed_within_5s"]
-BATCHING = ["batching_period", "start_on_period", "arrival_on_period", "batching_ratio"]
+BATCHING = BATCHING_COLUMNS
 FIGURE_COUNTS = [*REQUESTS, *STATUSES, *BATCHING]
 # The batching ratio from which the report names a log's starts batched.
 BATCHING_RATIO = 2.0
@@ -43,7 +45,7 @@ def quality(archive: Archive, names: list[str] | None = None, paper_counts: bool
     the report as it was before them, which the diagnosis benchmark times)."""
     ids = [archive.log_id(n) for n in names] if names else None
     query = exp.select(
-        "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
+        "s.log_id", "s.name", "s.jobs", *(exp.column(c, "q") for c in COUNTS),
         "s.utilization", "s.users", "s.first_submit_date", "s.last_submit_date", "s.months",
         "s.machine_size", "s.machine_size_source",
         "e.exceptions", "e.worst_excess", "e.ceiling", "e.peak_at",
@@ -59,11 +61,12 @@ def quality(archive: Archive, names: list[str] | None = None, paper_counts: bool
              .join(_part("dependency_counts", ids).as_("d"), using=["log_id"], join_type="left")
              .order_by("s.name"))
     if paper_counts:
-        query = (query.select(*(exp.column(c, "r") for c in REQUESTS + STATUSES),
-                              *(exp.column(c, "b") for c in BATCHING))
-                 .join(_part("request_counts", ids).as_("r"), using=["log_id"], join_type="left")
-                 .join(_part("start_batching", ids).as_("b"), using=["log_id"], join_type="left"))
-    return archive.df(text(query))
+        query = (query.select(*(exp.column(c, "r") for c in REQUESTS + STATUSES))
+                 .join(_part("request_counts", ids).as_("r"), using=["log_id"], join_type="left"))
+    frame = archive.df(text(query))
+    if paper_counts:
+        frame = frame.merge(batching_frame(archive, frame.log_id.tolist()), on="log_id", how="left")
+    return frame.drop(columns="log_id")
 
 
 def _part(view: str, ids: list[int] | None) -> exp.Subquery:

@@ -28,7 +28,10 @@ from page_examples import (
 from real_logs import data_dir
 
 # Pages whose examples take many seconds: handed to a worker first.
-LONG = {"archive", "cleaning", "worked-example", "simulation", "shaking", "resampling", "site", "python"}
+LONG = {"worked-example", "simulation", "resampling"}
+# Pages whose examples take ten seconds or more, run in the slow step (which
+# CI runs too), so that the default run keeps within its five minutes.
+SLOW_PAGES = {"archive", "cleaning", "shaking", "site", "python"}
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +48,8 @@ def _page_params(slow: bool):
         found = examples(page)
         if slow and not any(e.slow for e in found):
             continue
-        marks = [pytest.mark.slow] if slow else [pytest.mark.long] if name(page) in LONG else []
+        marks = ([pytest.mark.slow] if slow or name(page) in SLOW_PAGES
+                 else [pytest.mark.long] if name(page) in LONG else [])
         params.append(pytest.param(page, id=name(page), marks=marks))
     return params
 

@@ -103,17 +103,28 @@ def daily_peaks(log: LogData) -> DailyPeaks:
     p = p[keep]
     if float(start.max() - start.min()) > MAX_DAYS * DAY:  # no machine's history: not judged
         return DailyPeaks(np.zeros(0, np.int64), np.zeros(0), dated, from_submit)
-    order = np.argsort(start, kind="stable")  # nearly sorted already: a merge sort is fastest
-    s, held = start[order], np.cumsum(p[order])
-    order = np.argsort(end, kind="stable")
-    e, freed = end[order], np.r_[0.0, np.cumsum(p[order])]
-    # in use just after each start instant (every start and end of it counted)
-    after = held[np.searchsorted(s, s, "right") - 1] - freed[np.searchsorted(e, s, "right")]
-    first_day, midnights = _midnights(clock, float(s[0]), float(s[-1]), dated)
-    # in use as each day begins: started before its midnight and not ended by it
-    began = np.r_[0.0, held][np.searchsorted(s, midnights, "left")] - freed[np.searchsorted(e, midnights, "right")]
-    peak = began.copy()
-    np.maximum.at(peak, np.searchsorted(midnights, s, "right") - 1, after)
+    # one sweep of every end and start, ends first at a tie (a job ending as
+    # another starts frees its processors first)
+    times = np.concatenate([end, start])
+    order = np.argsort(times, kind="stable")  # two nearly sorted runs: a merge sort is fastest
+    times = times[order]
+    level = np.cumsum(np.concatenate([-p, p])[order])
+    first_day, midnights = _midnights(clock, float(start.min()), float(start.max()), dated)
+    # in use as each day begins: every event before its midnight counted, and
+    # the ends at it (a job ending at midnight does not run that day)
+    begins = np.searchsorted(times, midnights, "left")
+    for k in np.flatnonzero(np.searchsorted(times, midnights, "right") > begins):
+        at = begins[k]
+        while at < len(times) and times[at] == midnights[k] and order[at] < len(end):
+            at += 1
+        begins[k] = at
+    peak = np.where(begins > 0, level[np.maximum(begins - 1, 0)], 0.0)
+    # the highest level within the day: levels only fall at ends, so this is
+    # the highest just after one of its start instants, or the count as it began
+    stops = np.r_[begins[1:], len(times)]
+    busy = stops > begins
+    if busy.any():  # reduceat runs each listed segment to the next: idle days are left out of the list
+        peak[busy] = np.maximum(peak[busy], np.maximum.reduceat(level, begins[busy]))
     ran = peak > 0
     return DailyPeaks(first_day + np.flatnonzero(ran), peak[ran], dated, from_submit)
 

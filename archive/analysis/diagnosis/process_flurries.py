@@ -43,12 +43,25 @@ def weekly_totals(log: LogData) -> dict:
                "proc_seconds": seconds.sum() / weeks}
     mine = user >= 0
     key = user[mine] * weeks + (week[mine] - first)
-    keys, index = np.unique(key, return_inverse=True)
+    keys, index = _distinct(key, (int(user[mine].max()) + 1) * weeks if mine.any() else 0)
     u, w = np.divmod(keys, weeks)
     return {"user": u, "week": w + first, "jobs": np.bincount(index),
             "processes": np.bincount(index, weights=processes[mine], minlength=len(keys)),
             "proc_seconds": np.bincount(index, weights=seconds[mine], minlength=len(keys)),
             "average": average, "first_week": first, "weeks": weeks}
+
+
+def _distinct(key: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(key, return_inverse=True) of keys in [0, bound): by counting
+    when the range is not much larger than the keys, which is linear where
+    np.unique sorts."""
+    if bound > max(4 * len(key), 1 << 20):
+        return np.unique(key, return_inverse=True)
+    slot = np.zeros(bound, dtype=np.int64)
+    slot[key] = 1
+    keys = np.flatnonzero(slot)
+    slot[keys] = np.arange(len(keys))
+    return keys, slot[key]
 
 
 def detect(log: LogData, ratio: float = 1.0, job_flurry: float = 1.0) -> list[Finding]:

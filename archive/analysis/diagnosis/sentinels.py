@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .finding import Finding, share
-from .log_data import LogData
+from .log_data import LogData, extremes
 
 # The fields a sentinel can hide in, as the report names them.
 NAMES = {
@@ -28,7 +28,12 @@ def detect(log: LogData, margin: int = 64) -> list[Finding]:
     2^63 or 2^64 (the largest integers and small negatives read as unsigned),
     or below -1 where a field cannot be negative."""
     findings = []
+    ranges = extremes(log, list(NAMES))
     for field, label in NAMES.items():
+        lo, hi = ranges[field]
+        # a column is read only when its range allows a hit (a NaN range: read it)
+        if hi < 2.0 ** 31 - margin and not (field in NEVER_NEGATIVE and not lo >= -1):
+            continue
         values = log.jobs[field].astype(np.float64)
         hits = np.zeros(len(values), dtype=bool)
         forms = []

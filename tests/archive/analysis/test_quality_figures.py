@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from real_logs import pandas_log
 from wla.archive import open as open_archive
+from wla.archive.analysis.batching import batching, batching_frame
 from wla.archive.analysis.quality import BATCHING, REQUESTS, STATUSES, quality
 from wla.archive.store.ingest import ingest
 
@@ -92,3 +93,26 @@ def test_the_papers_numbers(real_archive):
     assert q.loc["LANL-CM5-1994-4.1-cln", "procs_over_requested"] == 1212
     assert q.batching_period.tolist() == [60, 10, 187, 31]
     assert (q.batching_ratio >= 2).tolist() == [False, False, True, True]
+
+
+def test_the_report_s_batching_equals_the_view_on_every_log(real_archive):
+    """The report computes the batching measure with numpy; the view
+    start_batching defines it in SQL: the same numbers on every log."""
+    ids = [real_archive.log_id(n) for n in real_archive.log_names()]
+    got = batching_frame(real_archive, ids).set_index("log_id")
+    view = real_archive.df("SELECT * FROM start_batching").set_index("log_id")
+    assert got.batching_period.notna().sum() >= 10
+    for log_id in ids:
+        want = view.loc[log_id, BATCHING].tolist() if log_id in view.index else [float("nan")] * 4
+        assert got.loc[log_id, BATCHING].tolist() == pytest.approx(want, nan_ok=True), log_id
+
+
+def test_the_batching_measure_without_gaps_or_arrivals_off_period():
+    none = batching(np.array([0.0, 1.0, 2.0]), np.array([0.0, 0.0, 0.0]))  # no gap of 10 s
+    assert none == dict.fromkeys(BATCHING)
+    # starts 0, 30, 60; arrivals 0, 5, 11: no arrival gap of 29 s or more
+    one = batching(np.array([0.0, 5.0, 11.0]), np.array([0.0, 25.0, 49.0]))
+    assert one == {"batching_period": 30.0, "start_on_period": 1.0, "arrival_on_period": None,
+                   "batching_ratio": None}
+    unknown = batching(np.array([-1.0, 0.0]), np.array([5.0, -1.0]))
+    assert unknown == dict.fromkeys(BATCHING)

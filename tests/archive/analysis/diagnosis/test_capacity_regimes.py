@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 import numpy as np
+import pandas as pd
 import pytest
 from real_logs import pandas_log
 from wla.archive.analysis.diagnosis import capacity_regimes
@@ -131,6 +132,34 @@ def test_daily_peaks_count_jobs_running_across_midnight_and_ends_before_starts()
     peaks = capacity_regimes.daily_peaks(log)
     assert peaks.peak.tolist() == [10, 10, 10, 5]  # day 3: never 10 at once
     assert peaks.day.tolist() == [10957, 10958, 10959, 10960]  # 2000-01-01 onwards
+
+
+def test_a_job_ending_at_midnight_does_not_run_the_next_day():
+    # 8 processors until midnight; the next day only a job of 3 starting at 01:00
+    log = from_columns("x", {"submit": [0, DAY + 3600], "wait": [0, 0], "run": [DAY, 100], "procs": [8, 3]},
+                       {"unix_start_time": 946684800, "tz": "UTC"})
+    assert capacity_regimes.daily_peaks(log).peak.tolist() == [8, 3]
+
+
+def test_daily_peaks_equal_a_plain_loop_on_random_logs():
+    """Each day's peak against _plain_peak's loop over the day, on logs with
+    ties at midnight, ends at starts, idle days and unknown sizes."""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n = int(rng.integers(1, 40))
+        cols = {"submit": rng.integers(0, 6, n) * DAY / 4 + rng.choice([0, 1800], n),
+                "wait": rng.choice([0, 0, DAY / 4, 3600], n), "run": rng.choice([-1, 1800, DAY / 4, DAY, 2 * DAY], n),
+                "procs": rng.choice([-1, 1, 4, 16], n), "req_procs": rng.choice([-1, 2], n)}
+        log = from_columns("r", cols, {"unix_start_time": None, "tz": None})
+        frame = pd.DataFrame(cols)
+        peaks = capacity_regimes.daily_peaks(log)
+        for day, peak in zip(peaks.day.tolist(), peaks.peak.tolist()):
+            assert peak == _plain_peak(frame, day * DAY, (day + 1) * DAY)
+        ran = {d for d in range(-1, 10) if _plain_peak(frame, d * DAY, (d + 1) * DAY) > 0}
+        starts = frame[(frame.run > 0) & ((frame.procs > 0) | (frame.req_procs > 0))]
+        if len(starts):  # the days from the first start's to the last start's
+            lo, hi = (int((starts.submit + starts.wait).agg(f) // DAY) for f in ("min", "max"))
+            assert set(peaks.day.tolist()) == {d for d in ran if lo <= d <= hi}
 
 
 SP2 = "SDSC-SP2-1998-4.2-cln"

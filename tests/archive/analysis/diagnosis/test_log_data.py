@@ -3,9 +3,11 @@ and a hand-made log is what `from_columns` says it is."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import sqlglot
 from wla.archive.analysis.diagnosis import warnings
-from wla.archive.analysis.diagnosis.log_data import FIELDS, JOBS, from_columns
+from wla.archive.analysis.diagnosis.log_data import FIELDS, FIRST, JOBS, extremes, from_columns
+from wla.archive.kernel.errors import WlaError
 
 
 def _columns(sql: str) -> list[str]:
@@ -13,7 +15,7 @@ def _columns(sql: str) -> list[str]:
 
 
 def test_the_written_out_queries_read_the_fields_they_name():
-    assert _columns(JOBS) == ["line_no", *FIELDS]
+    assert _columns(JOBS) == FIRST and set(FIRST) <= {"line_no", *FIELDS}
     assert _columns(warnings.COLUMNS) == list(warnings.READ)
 
 
@@ -32,8 +34,29 @@ def test_a_log_stored_out_of_file_order_is_read_in_file_order(tmp_path):
         a.con.execute("INSERT INTO jobs SELECT * FROM k")
         assert [r[0] for r in a.con.execute("SELECT line_no FROM jobs").fetchall()] == [6, 5, 4, 3, 2]
         log = load(a, "t")
+        assert "req_time" not in log.jobs  # read when first asked for, in file order too
+        assert log.jobs["req_time"].tolist() == [20] * 5 and log.jobs["status"].tolist() == [1] * 5
     assert log.jobs["line_no"].tolist() == [2, 3, 4, 5, 6] and log.jobs["job"].tolist() == [1, 2, 3, 4, 5]
     assert log.jobs["submit"].tolist() == [10, 20, 30, 40, 50]
+    with pytest.raises(WlaError, match="field think of the log was asked for after its archive was closed"):
+        log.jobs["think"]
+    with pytest.raises(KeyError):
+        log.jobs["nonsense"]
+
+
+def test_columns_are_read_on_demand_and_their_extremes_without_reading_them(real_archive):
+    from wla.archive.analysis.diagnosis.log_data import load
+
+    name = "SDSC-Par-1996-3.1-cln"
+    frame = real_archive.df("SELECT * FROM jobs WHERE log_id = ? ORDER BY line_no", [real_archive.log_id(name)])
+    log = load(real_archive, name)
+    fields = ["mem", "req_time", "status", "submit"]
+    got = extremes(log, fields)
+    assert "req_time" not in log.jobs and "status" not in log.jobs
+    assert got == {f: (float(frame[f].min()), float(frame[f].max())) for f in fields}
+    for field in FIELDS:
+        assert np.array_equal(log.jobs[field], frame[field].to_numpy()), field
+    assert extremes(log, fields) == got  # from the columns now read
 
 
 def test_a_hand_made_log_fills_what_it_is_not_given():

@@ -77,3 +77,13 @@ def test_sdsc_sp2_user_weeks_counted_by_pandas(real_archive):
     top = found[(30, 12)]
     assert top["jobs"] == hit.loc[(30, 12), "jobs"] == 200
     assert top["processes_ratio"] == round(hit.loc[(30, 12), "size"] / (frame["size"].sum() / weeks), 2) == 2.41
+
+
+def test_distinct_keys_by_counting_equal_numpys_unique():
+    rng = np.random.default_rng(5)
+    for bound in (1, 7, 1000, 3 << 20):  # the last beyond the counting range: np.unique itself
+        for n in (0, 1, 50, 5000):
+            key = rng.integers(0, bound, n)
+            keys, index = process_flurries._distinct(key, bound)
+            want_keys, want_index = np.unique(key, return_inverse=True)
+            assert keys.tolist() == want_keys.tolist() and index.tolist() == want_index.tolist()
