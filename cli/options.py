@@ -180,7 +180,8 @@ Force = from_library(False, "--force", source="wla.sim.save:check_target.force",
                      help="Let --save FILE.parquet replace a file that is not a result wla saved")
 EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,
-                   help="Job mix CSV: type,fraction,run,count [default: an example mix]")
+                   help="Job mix CSV: type,fraction,run,count; or `published` (the 230-job ESP table) "
+                        "[default: `example`, an example mix]")
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
 

@@ -74,9 +74,9 @@ def esp_cmd(
     archive: Optional[Path] = options.Archive,  # accepted as by every command; the workload is made up
 ) -> None:
     """Score a policy on an ESP-style workload: efficiency, and with the MWF idle-at-end taken out."""
-    from wla.sim.esp import EXAMPLE_MIX, read_mix, run_esp
+    from wla.sim.esp import mix_path, read_mix, run_esp
 
-    mix = mix or EXAMPLE_MIX
+    mix = mix_path(mix)
     with progress.display("esp", quiet=as_json):
         result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, estimate=sim.estimate,
                                 overrun=sim.overrun, ties=sim.ties, passes=sim.passes, check=sim.check)

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from .result import SimResult
 
 EXAMPLE_MIX = Path(__file__).with_name("esp_mix.csv")
+# The 230-job ESP table as published (its source in the file's comment lines).
+PUBLISHED_MIX = Path(__file__).with_name("esp_published.csv")
+MIXES = {"example": EXAMPLE_MIX, "published": PUBLISHED_MIX}
 MIX_COLUMNS = ("type", "fraction", "run", "count")
 # The MWF reference schedule keeps a time per processor: 2**24 of them take
 # about 10 s and 1 GB, which bounds the machine an ESP run may have.
@@ -50,11 +53,13 @@ def _number(text: str, path: str, line: int, column: str) -> float:
 
 def read_mix(path: str | Path) -> pd.DataFrame:
     """A job mix from CSV (header type,fraction,run,count), checked row by row
-    so that a mistake is reported as FILE:LINE rather than as a bad workload."""
+    so that a mistake is reported as FILE:LINE rather than as a bad workload.
+    Lines starting with # are comments (a mix cites its source there)."""
     name = str(path)
     try:  # a regular file only: a FIFO would wait for a writer forever
         with open(open_regular(name), newline="", encoding="utf-8-sig") as f:
-            rows = [(n, cells) for n, cells in enumerate(csv.reader(f), start=1) if any(c.strip() for c in cells)]
+            rows = [(n, cells) for n, cells in enumerate(csv.reader(f), start=1)
+                    if any(c.strip() for c in cells) and not cells[0].lstrip().startswith("#")]
     except UnicodeDecodeError:
         raise InputError(name, None, "not UTF-8 text") from None
     except csv.Error as e:
@@ -101,6 +106,14 @@ def read_mix(path: str | Path) -> pd.DataFrame:
         "run": pd.Series(out["run"], dtype=float),
         "count": pd.Series(out["count"], dtype=int),
     })
+
+
+def mix_path(mix: str | Path | None) -> Path:
+    """The file of a mix given by name (`example`, `published`) or by path;
+    none given is the example."""
+    if mix is None:
+        return EXAMPLE_MIX
+    return MIXES.get(str(mix), Path(mix))
 
 
 def esp_workload(mix: pd.DataFrame, procs: int, seed: int, full_arrivals: Sequence[float],

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.archive.kernel.errors import InputError, UsageError
-from wla.sim.esp import EXAMPLE_MIX, esp_efficiency, esp_workload, idle_at_end, mwf_schedule, read_mix
+from wla.sim.esp import (EXAMPLE_MIX, PUBLISHED_MIX, esp_efficiency, esp_workload, idle_at_end, mix_path,
+                         mwf_schedule, read_mix)
 
 # --- Most Work First -------------------------------------------------------
 
@@ -124,6 +125,42 @@ def test_read_mix_of_the_shipped_example():
     assert mix["count"][mix["fraction"] == 1].sum() == 2
     assert mix["type"].tolist()[-1] == "Z"
     assert mix["count"].dtype.kind == "i" and mix["run"].dtype.kind == "f"
+
+
+# The published table, typed again from its source (Georgiou and Hautreux 2012,
+# Table 1, "Normal-ESP"): type, fraction, count, run.
+PUBLISHED = [("A", 0.03125, 75, 267), ("B", 0.0625, 9, 322), ("C", 0.5, 3, 534), ("D", 0.25, 3, 616),
+             ("E", 0.5, 3, 315), ("F", 0.0625, 9, 1846), ("G", 0.125, 6, 1334), ("H", 0.1582, 6, 1067),
+             ("I", 0.03125, 24, 1432), ("J", 0.0625, 24, 725), ("K", 0.0957, 15, 487), ("L", 0.125, 36, 366),
+             ("M", 0.25, 15, 187), ("Z", 1.0, 2, 100)]
+
+
+def test_the_published_mix_is_the_table_of_its_source():
+    mix = read_mix(PUBLISHED_MIX)
+    assert list(zip(mix["type"], mix["fraction"], mix["count"], mix["run"])) == PUBLISHED
+    assert mix["count"].sum() == 230 and mix["count"][mix["fraction"] == 1].sum() == 2
+    # Work / P, by hand: 625.78 + 181.13 + 801 + 462 + 472.5 + 1038.38 + 1000.5 + 1012.79
+    # + 1074 + 1087.5 + 699.08 + 1647 + 701.25 + 200 = 11,002.92 s (the source says 10,773 s).
+    assert round(float((mix["fraction"] * mix["count"] * mix["run"]).sum()), 2) == 11002.92
+    # The comment lines cite the source and say what the table is not.
+    head = PUBLISHED_MIX.read_text().split("type,fraction")[0]
+    assert "Georgiou" in head and "Wong" in head and "NOT the 82-job table" in head
+
+
+def test_mixes_by_name_or_path(tmp_path):
+    assert mix_path(None) == EXAMPLE_MIX == mix_path("example")
+    assert mix_path("published") == PUBLISHED_MIX
+    assert mix_path(tmp_path / "m.csv") == tmp_path / "m.csv"
+
+
+def test_comment_lines_are_skipped_but_counted(tmp_path):
+    path = tmp_path / "mix.csv"
+    path.write_text("# a source\ntype,fraction,run,count\n  # another\nA,0.5,100,2\nB,0.5,-1,1\n")
+    with pytest.raises(InputError) as caught:
+        read_mix(path)
+    assert caught.value.line == 5
+    path.write_text("# a source\ntype,fraction,run,count\nA,0.5,100,2\n")
+    assert read_mix(path)["count"].tolist() == [2]
 
 
 def test_esp_workload_batches_and_full_machine_jobs():
