@@ -182,6 +182,9 @@ EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,
                    help="Job mix CSV: type,fraction,run,count; or `published` (the 230-job ESP table) "
                         "[default: `example`, an example mix]")
+FullFirst = typer.Option(False, "--full-first",
+                         help="Full-configuration jobs first: started as soon as possible, never delayed "
+                              "(ESP's priority rule; fcfs or easy)")
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
 

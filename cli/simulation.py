@@ -69,6 +69,7 @@ def esp_cmd(
     procs: int = options.EspProcs,
     mix: Optional[Path] = options.Mix,
     full_arrivals: List[float] = options.FullAt,
+    full_first: bool = options.FullFirst,
     sim: SimSettings = SimSettings(),
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,  # accepted as by every command; the workload is made up
@@ -78,6 +79,7 @@ def esp_cmd(
 
     mix = mix_path(mix)
     with progress.display("esp", quiet=as_json):
-        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, estimate=sim.estimate,
-                                overrun=sim.overrun, ties=sim.ties, passes=sim.passes, check=sim.check)
+        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, full_first,
+                                estimate=sim.estimate, overrun=sim.overrun, ties=sim.ties, passes=sim.passes,
+                                check=sim.check)
     show({**result.summary(), "esp": score.to_dict()}, as_json, partial(text.esp, mix=mix.name))

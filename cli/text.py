@@ -632,7 +632,7 @@ def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([
         f"ESP mix {mix}: {count(data['counts']['simulated'], 'job')}, {s['policy'].upper()} on {s['procs']:,} "
-        f"processors, seed {s['seed']}",
+        f"processors, seed {s['seed']}" + ("; full-configuration jobs first" if s.get("priority") else ""),
         f"elapsed {quantities.said('makespan', score['elapsed'])}, work {score['work']:,.0f} processor-seconds",
         f"efficiency            {100 * score['efficiency']:.2f}%",
         f"efficiency (MWF IAE)  {100 * score['corrected']:.2f}%   idle-at-end {score['idle_at_end']:,.0f} "

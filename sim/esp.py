@@ -270,13 +270,46 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
 
 
 def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
-            full_arrivals: Sequence[float] = (), **options) -> tuple["SimResult", EspScore]:
+            full_arrivals: Sequence[float] = (), full_first: bool = False,
+            **options) -> tuple["SimResult", EspScore]:
     """Build the ESP workload, simulate it (every job measured: the score is
-    about the whole schedule) and score the schedule both ways."""
+    about the whole schedule) and score the schedule both ways. With
+    `full_first`, full-configuration jobs have ESP's top priority
+    (esp_priority.py)."""
     from .simulate import simulate
 
     jobs = esp_workload(mix, procs, seed, full_arrivals)
     options = {"warmup": 0.0, "stop_at_last_arrival": False, **options}
     result = simulate(jobs, policy=policy, procs=procs, seed=seed, **options)
+    if full_first:
+        result = _full_first(result, jobs, procs)
     score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs)
     return result, score
+
+
+def _full_first(result: "SimResult", jobs: pd.DataFrame, P: int) -> "SimResult":
+    """The simulated result with the start times of the full-configuration
+    priority rule, its metrics recomputed the same way."""
+    from dataclasses import replace
+
+    from .esp_priority import full_first_schedule
+    from .metrics import job_metrics, measured, summarize
+    from .saturation import saturation
+
+    s = result.sim_settings
+    if s.estimate not in ("user", "exact"):
+        raise ParameterError("full-configuration priority uses the run times as estimates: "
+                             f"give --estimate user or exact, not {s.estimate}", "estimate")
+    full = jobs["procs"].to_numpy() == P
+    start = full_first_schedule(result.submit, result.run, result.procs, P, full, s.policy)
+    end = start + result.run
+    per_job = job_metrics(result.submit, start, result.run, s.tau)
+    order = np.lexsort((np.arange(len(start)), result.submit))
+    measure = measured(result.submit, end, order, np.zeros(len(start), dtype=bool), s.warmup,
+                       s.stop_at_last_arrival)
+    metrics = summarize(per_job, measure, start, end, result.procs, result.submit, P)
+    metrics["saturation"] = saturation(result.submit, start, end, order, s.backlog)
+    settings = {**result.settings, "priority": "full-configuration jobs first, never delayed"}
+    return replace(result, settings=settings, metrics=metrics, start=start, end=end, wait=per_job.wait,
+                   response=per_job.response, bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask,
+                   estimate=result.run.copy())
