@@ -637,6 +637,8 @@ def esp(data: dict[str, Any], mix: str) -> str:
         f"efficiency            {100 * score['efficiency']:.2f}%",
         f"efficiency (MWF IAE)  {100 * score['corrected']:.2f}%   idle-at-end {score['idle_at_end']:,.0f} "
         f"processor-seconds, MWF makespan {quantities.said('makespan', score['mwf_makespan'])}",
+        f"efficiency (sum T_pi) {100 * score['by_processor']:.2f}%   processors' spans {score['busy_span']:,.0f} "
+        "processor-seconds (rewards leaving processors idle for good: see the definitions)",
     ])
 
 

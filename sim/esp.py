@@ -230,9 +230,46 @@ def idle_at_end(run: ArrayLike, procs: ArrayLike, P: int) -> float:
     return float(np.sum(last.max(initial=0.0) - last))
 
 
+def processor_last_use(start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int) -> np.ndarray:
+    """Last busy instant of each processor (nan for one never used) when each
+    job, at its start, takes the lowest-numbered free processors: the
+    simulator counts processors, this places them, as the T_pi of the
+    critique's section 3.4 need."""
+    run, procs = _jobs(run, procs, P)
+    start = np.asarray(start, dtype=float)
+    last = np.full(P, np.nan)
+    free = np.ones(P, dtype=bool)
+    ends: list[tuple[float, int, np.ndarray]] = []
+    for j in sorted(range(len(run)), key=lambda k: (start[k], k)):
+        while ends and ends[0][0] <= start[j]:  # ends before starts at the same instant
+            free[heapq.heappop(ends)[2]] = True
+        cpus = np.flatnonzero(free)[: procs[j]]
+        if len(cpus) < procs[j]:
+            raise UsageError(f"the schedule holds more than {P} processors at {start[j]:g}")
+        free[cpus] = False
+        last[cpus] = start[j] + run[j]
+        heapq.heappush(ends, (start[j] + run[j], j, cpus))
+    return last
+
+
+def largest_first_no_reuse(run: ArrayLike, procs: ArrayLike, P: int) -> np.ndarray:
+    """Start times of the critique's pathological schedule: jobs by width,
+    widest first (ties by index), each started when the one before ends, so
+    that a processor once idle is never used again. Every processor is busy
+    from 0 to its last use: the sum-of-T_pi score is 1, yet the jobs run one
+    at a time."""
+    run, procs = _jobs(run, procs, P)
+    order = np.lexsort((np.arange(len(run)), -procs))
+    start = np.empty(len(run))
+    start[order] = np.concatenate([[0.0], np.cumsum(run[order])[:-1]]) if len(run) else []
+    return start
+
+
 @dataclass(frozen=True)
 class EspScore:
-    """A schedule's ESP scores; `corrected` discounts the MWF idle-at-end."""
+    """A schedule's ESP scores. Denominators: `efficiency` P x T;
+    `corrected` P x T - IAE of MWF; `by_processor` the sum over processors
+    of T_pi (test start to the processor's last use, 0 if never used)."""
 
     work: float
     elapsed: float
@@ -240,14 +277,16 @@ class EspScore:
     idle_at_end: float
     corrected: float
     mwf_makespan: float
+    busy_span: float
+    by_processor: float
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
 
 def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int) -> EspScore:
-    """Both ESP scores of a schedule: work / (P x T) and work / (P x T - IAE),
-    T from the first submission to the last end."""
+    """The ESP scores of a schedule: work / (P x T), work / (P x T - IAE) and
+    work / sum T_pi, T from the first submission to the last end."""
     run_a, procs_a = _jobs(run, procs, P)
     submit = np.asarray(submit, dtype=float)
     start = np.asarray(start, dtype=float)
@@ -256,7 +295,8 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
     if len(run_a) == 0:
         raise UsageError("no jobs to score")
     work = float(np.sum(procs_a * run_a))
-    elapsed = float(np.max(start + run_a) - np.min(submit))
+    t0 = float(np.min(submit))
+    elapsed = float(np.max(start + run_a) - t0)
     if elapsed <= 0:
         raise UsageError("the schedule takes no time: efficiency is undefined")
     _, last = mwf_schedule(run_a, procs_a, P)
@@ -265,8 +305,11 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
     capacity = P * elapsed
     if capacity - iae <= 0:
         raise UsageError("P x T is not larger than the MWF idle-at-end: the corrected efficiency is undefined")
+    used = processor_last_use(start, run_a, procs_a, P)
+    span = float(np.nansum(used - t0))
     return EspScore(work=work, elapsed=elapsed, efficiency=work / capacity, idle_at_end=iae,
-                    corrected=work / (capacity - iae), mwf_makespan=makespan)
+                    corrected=work / (capacity - iae), mwf_makespan=makespan, busy_span=span,
+                    by_processor=work / span if span > 0 else float("nan"))
 
 
 def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,

@@ -344,6 +344,8 @@ def test_esp_json_scores_recomputed_from_its_numbers():
     assert math.isclose(esp["efficiency"], esp["work"] / (P * esp["elapsed"]), rel_tol=1e-12)
     assert math.isclose(esp["corrected"], esp["work"] / (P * esp["elapsed"] - esp["idle_at_end"]), rel_tol=1e-12)
     assert 0 < esp["efficiency"] <= esp["corrected"] <= 1
+    assert math.isclose(esp["by_processor"], esp["work"] / esp["busy_span"], rel_tol=1e-12)
+    assert esp["busy_span"] <= P * esp["elapsed"]
     # Every job is measured, up to the last end: elapsed is the makespan and
     # the utilization is the efficiency.
     assert got["settings"]["warmup"] == 0 and got["settings"]["stop_at_last_arrival"] is False

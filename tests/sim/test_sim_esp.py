@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.archive.kernel.errors import InputError, UsageError
-from wla.sim.esp import (EXAMPLE_MIX, PUBLISHED_MIX, esp_efficiency, esp_workload, idle_at_end, mix_path,
-                         mwf_schedule, read_mix)
+from wla.sim.esp import (EXAMPLE_MIX, PUBLISHED_MIX, esp_efficiency, esp_workload, idle_at_end,
+                         largest_first_no_reuse, mix_path, mwf_schedule, processor_last_use, read_mix)
 
 # --- Most Work First -------------------------------------------------------
 
@@ -88,8 +88,39 @@ def test_esp_efficiency_on_a_hand_worked_schedule():
     assert score.idle_at_end == 6
     assert score.mwf_makespan == 9
     assert score.corrected == float(Fraction(5, 7))
+    # Processors placed lowest-free-first: j0 at 2 on 0,1,2 (to 6); j2 at 4 on 3
+    # (to 10); j1 at 7 on 0,1 (to 12); j3 at 12 on 0 (to 14). T_pi from the
+    # test's start at 2: 12 + 10 + 4 + 8 = 34; by processor 30 / 34 = 15/17.
     assert score.to_dict() == {"work": 30, "elapsed": 12, "efficiency": 0.625, "idle_at_end": 6,
-                               "corrected": float(Fraction(5, 7)), "mwf_makespan": 9}
+                               "corrected": float(Fraction(5, 7)), "mwf_makespan": 9, "busy_span": 34,
+                               "by_processor": float(Fraction(15, 17))}
+
+
+def test_processors_are_placed_lowest_free_first_and_ends_free_them_first():
+    last = processor_last_use([2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4)
+    assert last.tolist() == [14, 12, 6, 10]
+    # One processor never used: nan, and 0 in the sum of T_pi.
+    assert np.isnan(processor_last_use([0], [5], [1], 2)[1])
+    with pytest.raises(UsageError, match="more than 4 processors at 1"):
+        processor_last_use([0, 1], [5, 5], [3, 2], 4)
+
+
+def test_largest_first_without_reuse_scores_a_perfect_1_by_processor():
+    # The critique's section 3.4 pathology on the SKIP jobs: widths 3, 2, 1, 1,
+    # run one after another: starts [0, 4, 9, 15], end 17. Processor 0 runs
+    # all four (to 17), 1 the first two (to 9), 2 the first (to 4), 3 none:
+    # sum T_pi = 17 + 9 + 4 + 0 = 30 = the work, so 1; yet P x T = 68:
+    # efficiency 30/68 = 15/34, and 30 / (68 - 6) = 15/31 without MWF's IAE.
+    start = largest_first_no_reuse(SKIP_RUN, SKIP_PROCS, 4)
+    assert start.tolist() == [0, 4, 9, 15]
+    bad = esp_efficiency([0] * 4, start, SKIP_RUN, SKIP_PROCS, 4)
+    assert (bad.busy_span, bad.by_processor) == (30, 1)
+    assert bad.efficiency == float(Fraction(15, 34)) and bad.corrected == float(Fraction(15, 31))
+    # The dense MWF schedule (T = 9) scores no better by processor: 1 too, and
+    # the hand schedule above (T = 12) scores 15/17 < 1, though it ends at
+    # 14 against the serial schedule's 17.
+    good = esp_efficiency([0] * 4, [0, 4, 0, 4], SKIP_RUN, SKIP_PROCS, 4)
+    assert (good.busy_span, good.by_processor, good.efficiency) == (30, 1, float(Fraction(5, 6)))
 
 
 def test_the_mwf_schedule_itself_scores_5_6_and_1():
