@@ -329,7 +329,8 @@ def test_esp_prints_both_efficiencies():
     js = runner.invoke(app, ["esp", "--procs", "128", "--full-at", "2400", "--full-at", "3600", "--json"])
     esp = json.loads(js.stdout)["esp"]
     rows = [line.split() for line in out.stdout.splitlines() if line.startswith("efficiency")]
-    assert [r[1] for r in rows if r[1] != "(MWF"] == [f"{100 * esp['efficiency']:.2f}%"]  # a fraction in --json
+    assert [r[1] for r in rows if r[1] not in ("(MWF", "(sum")] == [f"{100 * esp['efficiency']:.2f}%"]  # a fraction
+    assert [r[3] for r in rows if r[1:3] == ["(sum", "T_pi)"]] == [f"{100 * esp['by_processor']:.2f}%"]
     assert [r[3] for r in rows if r[1:3] == ["(MWF", "IAE)"]] == [f"{100 * esp['corrected']:.2f}%"]
 
 
