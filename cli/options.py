@@ -185,6 +185,9 @@ Mix = typer.Option(None, "--mix", readable=False, show_default=False,
 FullFirst = typer.Option(False, "--full-first",
                          help="Full-configuration jobs first: started as soon as possible, never delayed "
                               "(ESP's priority rule; fcfs or easy)")
+Boot = typer.Option(0.0, "--boot", help="Boot time (s): in ESP's score, and reported on its own")
+BetweenBoots = typer.Option(None, "--between-boots", show_default=False,
+                            help="Mean time between boots (s): the score charges the test its share of a boot")
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
 

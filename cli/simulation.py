@@ -70,6 +70,8 @@ def esp_cmd(
     mix: Optional[Path] = options.Mix,
     full_arrivals: List[float] = options.FullAt,
     full_first: bool = options.FullFirst,
+    boot: float = options.Boot,
+    between_boots: Optional[float] = options.BetweenBoots,
     sim: SimSettings = SimSettings(),
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,  # accepted as by every command; the workload is made up
@@ -79,7 +81,7 @@ def esp_cmd(
 
     mix = mix_path(mix)
     with progress.display("esp", quiet=as_json):
-        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, full_first,
-                                estimate=sim.estimate, overrun=sim.overrun, ties=sim.ties, passes=sim.passes,
+        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, full_first, boot,
+                                between_boots, estimate=sim.estimate, overrun=sim.overrun, ties=sim.ties, passes=sim.passes,
                                 check=sim.check)
     show({**result.summary(), "esp": score.to_dict()}, as_json, partial(text.esp, mix=mix.name))

@@ -639,7 +639,20 @@ def esp(data: dict[str, Any], mix: str) -> str:
         f"processor-seconds, MWF makespan {quantities.said('makespan', score['mwf_makespan'])}",
         f"efficiency (sum T_pi) {100 * score['by_processor']:.2f}%   processors' spans {score['busy_span']:,.0f} "
         "processor-seconds (rewards leaving processors idle for good: see the definitions)",
+        *_esp_boot(score),
     ])
+
+
+def _esp_boot(score: dict[str, Any]) -> list[str]:
+    """ESP's score with the boot in, whole and amortized, and the boot alone."""
+    if not score["boot"] and score["between_boots"] is None:
+        return []
+    lines = [f"with the boot         {100 * score['official']:.2f}%   (ESP's score: T + boot; "
+             f"boot time {score['boot']:,.0f} s, a metric of its own)"]
+    if score["amortized"] is not None:
+        lines.append(f"boot amortized        {100 * score['amortized']:.2f}%   (a boot every "
+                     f"{quantities.said('makespan', score['between_boots'])})")
+    return lines
 
 
 def doctor(data: dict[str, Any]) -> str:

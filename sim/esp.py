@@ -269,7 +269,10 @@ def largest_first_no_reuse(run: ArrayLike, procs: ArrayLike, P: int) -> np.ndarr
 class EspScore:
     """A schedule's ESP scores. Denominators: `efficiency` P x T;
     `corrected` P x T - IAE of MWF; `by_processor` the sum over processors
-    of T_pi (test start to the processor's last use, 0 if never used)."""
+    of T_pi (test start to the processor's last use, 0 if never used).
+    With a boot time B: `official` is ESP's own score, work / (P x (T + B));
+    `amortized` charges the test only its share of a boot when boots are
+    `between_boots` apart, work / (P x (T + B x T / between_boots))."""
 
     work: float
     elapsed: float
@@ -279,14 +282,23 @@ class EspScore:
     mwf_makespan: float
     busy_span: float
     by_processor: float
+    boot: float = 0.0
+    official: float | None = None
+    between_boots: float | None = None
+    amortized: float | None = None
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
 
-def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int) -> EspScore:
+def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int,
+                   boot: float = 0.0, between_boots: float | None = None) -> EspScore:
     """The ESP scores of a schedule: work / (P x T), work / (P x T - IAE) and
-    work / sum T_pi, T from the first submission to the last end."""
+    work / sum T_pi, T from the first submission to the last end; with the
+    boot time in, whole (ESP's) and amortized over the time between boots."""
+    ranges.number("boot", boot, 0, MAX_SECONDS)
+    if between_boots is not None:
+        ranges.number("between_boots", between_boots, 1, MAX_SECONDS)
     run_a, procs_a = _jobs(run, procs, P)
     submit = np.asarray(submit, dtype=float)
     start = np.asarray(start, dtype=float)
@@ -309,12 +321,15 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
     span = float(np.nansum(used - t0))
     return EspScore(work=work, elapsed=elapsed, efficiency=work / capacity, idle_at_end=iae,
                     corrected=work / (capacity - iae), mwf_makespan=makespan, busy_span=span,
-                    by_processor=work / span if span > 0 else float("nan"))
+                    by_processor=work / span if span > 0 else float("nan"), boot=boot,
+                    official=work / (P * (elapsed + boot)), between_boots=between_boots,
+                    amortized=None if between_boots is None else
+                    work / (P * (elapsed + boot * elapsed / between_boots)))
 
 
 def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
-            full_arrivals: Sequence[float] = (), full_first: bool = False,
-            **options) -> tuple["SimResult", EspScore]:
+            full_arrivals: Sequence[float] = (), full_first: bool = False, boot: float = 0.0,
+            between_boots: float | None = None, **options) -> tuple["SimResult", EspScore]:
     """Build the ESP workload, simulate it (every job measured: the score is
     about the whole schedule) and score the schedule both ways. With
     `full_first`, full-configuration jobs have ESP's top priority
@@ -326,7 +341,7 @@ def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
     result = simulate(jobs, policy=policy, procs=procs, seed=seed, **options)
     if full_first:
         result = _full_first(result, jobs, procs)
-    score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs)
+    score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs, boot, between_boots)
     return result, score
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from wla.archive.kernel.errors import InputError, UsageError
+from wla.archive.kernel.errors import InputError, UsageError, WlaError
 from wla.sim.esp import (EXAMPLE_MIX, PUBLISHED_MIX, esp_efficiency, esp_workload, idle_at_end,
                          largest_first_no_reuse, mix_path, mwf_schedule, processor_last_use, read_mix)
 
@@ -93,7 +93,26 @@ def test_esp_efficiency_on_a_hand_worked_schedule():
     # test's start at 2: 12 + 10 + 4 + 8 = 34; by processor 30 / 34 = 15/17.
     assert score.to_dict() == {"work": 30, "elapsed": 12, "efficiency": 0.625, "idle_at_end": 6,
                                "corrected": float(Fraction(5, 7)), "mwf_makespan": 9, "busy_span": 34,
-                               "by_processor": float(Fraction(15, 17))}
+                               "by_processor": float(Fraction(15, 17)), "boot": 0.0, "official": 0.625,
+                               "between_boots": None, "amortized": None}
+
+
+def test_the_boot_in_the_score_whole_and_amortized():
+    # The hand schedule above: work 30, P = 4, T = 12. A boot of 4 s:
+    # ESP's score 30 / (4 x (12 + 4)) = 15/32. Boots 48 s apart charge the
+    # test 4 x 12 / 48 = 1 s: 30 / (4 x 13) = 15/26. The other scores keep
+    # the boot out.
+    score = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4, boot=4, between_boots=48)
+    assert (score.boot, score.between_boots) == (4, 48)
+    assert score.official == float(Fraction(15, 32))
+    assert score.amortized == float(Fraction(15, 26))
+    assert score.efficiency == 0.625
+    plain = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4)
+    assert plain.official == plain.efficiency and plain.amortized is None
+    with pytest.raises(WlaError, match="boot"):
+        esp_efficiency([0], [0], [1], [1], 1, boot=-1)
+    with pytest.raises(WlaError, match="between_boots"):
+        esp_efficiency([0], [0], [1], [1], 1, between_boots=0)
 
 
 def test_processors_are_placed_lowest_free_first_and_ends_free_them_first():
