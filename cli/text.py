@@ -640,6 +640,10 @@ def esp(data: dict[str, Any], mix: str) -> str:
         f"efficiency (sum T_pi) {100 * score['by_processor']:.2f}%   processors' spans {score['busy_span']:,.0f} "
         "processor-seconds (rewards leaving processors idle for good: see the definitions)",
         *_esp_boot(score),
+        *([] if score["second_full_end"] is None else [
+            f"second full job ends  {score['second_full_end']:,.0f} s after the start: "
+            f"{'within' if score['second_full_in_time'] else 'NOT within'} 90% of the test "
+            f"({score['second_full_limit']:,.0f} s), as ESP requires"]),
     ])
 
 

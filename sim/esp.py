@@ -272,7 +272,9 @@ class EspScore:
     of T_pi (test start to the processor's last use, 0 if never used).
     With a boot time B: `official` is ESP's own score, work / (P x (T + B));
     `amortized` charges the test only its share of a boot when boots are
-    `between_boots` apart, work / (P x (T + B x T / between_boots))."""
+    `between_boots` apart, work / (P x (T + B x T / between_boots)).
+    ESP's rule that the second full-configuration job (by submission) ends
+    within 90% of the test: its end and 0.9 T, both from the test's start."""
 
     work: float
     elapsed: float
@@ -286,13 +288,17 @@ class EspScore:
     official: float | None = None
     between_boots: float | None = None
     amortized: float | None = None
+    second_full_end: float | None = None
+    second_full_limit: float | None = None
+    second_full_in_time: bool | None = None
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
 
 def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: ArrayLike, P: int,
-                   boot: float = 0.0, between_boots: float | None = None) -> EspScore:
+                   boot: float = 0.0, between_boots: float | None = None,
+                   full: ArrayLike | None = None) -> EspScore:
     """The ESP scores of a schedule: work / (P x T), work / (P x T - IAE) and
     work / sum T_pi, T from the first submission to the last end; with the
     boot time in, whole (ESP's) and amortized over the time between boots."""
@@ -317,6 +323,7 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
     capacity = P * elapsed
     if capacity - iae <= 0:
         raise UsageError("P x T is not larger than the MWF idle-at-end: the corrected efficiency is undefined")
+    second = _second_full(submit, start + run_a, full)
     used = processor_last_use(start, run_a, procs_a, P)
     span = float(np.nansum(used - t0))
     return EspScore(work=work, elapsed=elapsed, efficiency=work / capacity, idle_at_end=iae,
@@ -324,7 +331,22 @@ def esp_efficiency(submit: ArrayLike, start: ArrayLike, run: ArrayLike, procs: A
                     by_processor=work / span if span > 0 else float("nan"), boot=boot,
                     official=work / (P * (elapsed + boot)), between_boots=between_boots,
                     amortized=None if between_boots is None else
-                    work / (P * (elapsed + boot * elapsed / between_boots)))
+                    work / (P * (elapsed + boot * elapsed / between_boots)),
+                    second_full_end=None if second is None else second - t0,
+                    second_full_limit=None if second is None else 0.9 * elapsed,
+                    second_full_in_time=None if second is None else bool(second - t0 <= 0.9 * elapsed))
+
+
+def _second_full(submit: np.ndarray, end: np.ndarray, full: ArrayLike | None) -> float | None:
+    """The end of the second full-configuration job by submission (ties by
+    index), None with fewer than two."""
+    if full is None:
+        return None
+    full = np.asarray(full, dtype=bool)
+    if full.shape != submit.shape:
+        raise UsageError("full must have one entry per job")
+    which = [j for j in sorted(range(len(submit)), key=lambda k: (submit[k], k)) if full[j]]
+    return float(end[which[1]]) if len(which) >= 2 else None
 
 
 def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
@@ -339,13 +361,14 @@ def run_esp(mix: pd.DataFrame, procs: int, policy: str = "easy", seed: int = 0,
     jobs = esp_workload(mix, procs, seed, full_arrivals)
     options = {"warmup": 0.0, "stop_at_last_arrival": False, **options}
     result = simulate(jobs, policy=policy, procs=procs, seed=seed, **options)
+    full = jobs["type"].isin(mix["type"][mix["fraction"] == 1.0]).to_numpy()
     if full_first:
-        result = _full_first(result, jobs, procs)
-    score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs, boot, between_boots)
+        result = _full_first(result, full, procs)
+    score = esp_efficiency(result.submit, result.start, result.run, result.procs, procs, boot, between_boots, full)
     return result, score
 
 
-def _full_first(result: "SimResult", jobs: pd.DataFrame, P: int) -> "SimResult":
+def _full_first(result: "SimResult", full: np.ndarray, P: int) -> "SimResult":
     """The simulated result with the start times of the full-configuration
     priority rule, its metrics recomputed the same way."""
     from dataclasses import replace
@@ -358,7 +381,6 @@ def _full_first(result: "SimResult", jobs: pd.DataFrame, P: int) -> "SimResult":
     if s.estimate not in ("user", "exact"):
         raise ParameterError("full-configuration priority uses the run times as estimates: "
                              f"give --estimate user or exact, not {s.estimate}", "estimate")
-    full = jobs["procs"].to_numpy() == P
     start = full_first_schedule(result.submit, result.run, result.procs, P, full, s.policy)
     end = start + result.run
     per_job = job_metrics(result.submit, start, result.run, s.tau)

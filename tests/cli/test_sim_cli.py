@@ -354,6 +354,11 @@ def test_esp_json_scores_recomputed_from_its_numbers():
     assert math.isclose(esp["efficiency"], got["metrics"]["utilization"], rel_tol=1e-12)
     assert got["counts"]["measured"] == jobs
     assert esp["elapsed"] >= 3600 + 100  # the last full-machine job arrives at 3600 and runs 100 s
+    # The second full-machine job arrives at 3600 and runs 100 s: it ends no
+    # earlier than 3700 s after the start; the rule compares that to 0.9 T.
+    assert esp["second_full_end"] >= 3700
+    assert math.isclose(esp["second_full_limit"], 0.9 * esp["elapsed"], rel_tol=1e-12)
+    assert esp["second_full_in_time"] == (esp["second_full_end"] <= esp["second_full_limit"])
 
 
 def test_esp_without_full_at_names_the_option(monkeypatch, capsys):

@@ -1,6 +1,7 @@
 """ESP workloads and scores on hand-worked schedules."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -94,7 +95,8 @@ def test_esp_efficiency_on_a_hand_worked_schedule():
     assert score.to_dict() == {"work": 30, "elapsed": 12, "efficiency": 0.625, "idle_at_end": 6,
                                "corrected": float(Fraction(5, 7)), "mwf_makespan": 9, "busy_span": 34,
                                "by_processor": float(Fraction(15, 17)), "boot": 0.0, "official": 0.625,
-                               "between_boots": None, "amortized": None}
+                               "between_boots": None, "amortized": None, "second_full_end": None,
+                               "second_full_limit": None, "second_full_in_time": None}
 
 
 def test_the_boot_in_the_score_whole_and_amortized():
@@ -113,6 +115,21 @@ def test_the_boot_in_the_score_whole_and_amortized():
         esp_efficiency([0], [0], [1], [1], 1, boot=-1)
     with pytest.raises(WlaError, match="between_boots"):
         esp_efficiency([0], [0], [1], [1], 1, between_boots=0)
+
+
+def test_the_second_full_job_must_end_within_90_percent_of_the_test():
+    # The hand schedule: submits [2, 3, 4, 5], ends [6, 12, 10, 14]; the test
+    # starts at 2 and lasts T = 12, so the limit is 10.8 s after the start.
+    # Full jobs j0 and j3: the second, j3, ends at 14 - 2 = 12 > 10.8.
+    late = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4, full=[1, 0, 0, 1])
+    assert (late.second_full_end, late.second_full_in_time) == (12, False)
+    assert math.isclose(late.second_full_limit, 10.8)
+    # Full jobs j0 and j1: j1 ends at 12 - 2 = 10 <= 10.8.
+    ok = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4, full=[1, 1, 0, 0])
+    assert (ok.second_full_end, ok.second_full_in_time) == (10, True)
+    # One full job: no rule to check.
+    one = esp_efficiency([2, 3, 4, 5], [2, 7, 4, 12], SKIP_RUN, SKIP_PROCS, 4, full=[1, 0, 0, 0])
+    assert one.second_full_end is one.second_full_in_time is None
 
 
 def test_processors_are_placed_lowest_free_first_and_ends_free_them_first():
