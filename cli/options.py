@@ -188,6 +188,11 @@ FullFirst = typer.Option(False, "--full-first",
 Boot = typer.Option(0.0, "--boot", help="Boot time (s): in ESP's score, and reported on its own")
 BetweenBoots = typer.Option(None, "--between-boots", show_default=False,
                             help="Mean time between boots (s): the score charges the test its share of a boot")
+EspSeeds = typer.Option(None, "--seeds", show_default=False,
+                        help="Run N seeds from --seed on: the scores' mean, spread and percentiles")
+TwoStage = typer.Option(False, "--two-stage",
+                        help="The critique's two-stage test: without priority, then full jobs first; "
+                             "each class's waits")
 FullAt = typer.Option([], "--full-at", show_default=False,
                       help="Arrival time (s) of a full-machine job; once per job")
 

@@ -72,16 +72,39 @@ def esp_cmd(
     full_first: bool = options.FullFirst,
     boot: float = options.Boot,
     between_boots: Optional[float] = options.BetweenBoots,
+    seeds: Optional[int] = options.EspSeeds,
+    two_stage: bool = options.TwoStage,
     sim: SimSettings = SimSettings(),
     as_json: bool = options.Json,
     archive: Optional[Path] = options.Archive,  # accepted as by every command; the workload is made up
 ) -> None:
     """Score a policy on an ESP-style workload: efficiency, and with the MWF idle-at-end taken out."""
+    from wla.archive import UsageError
     from wla.sim.esp import mix_path, read_mix, run_esp
 
     mix = mix_path(mix)
+    jobs = read_mix(mix)
+    given = dict(estimate=sim.estimate, overrun=sim.overrun, ties=sim.ties, passes=sim.passes, check=sim.check,
+                 boot=boot, between_boots=between_boots)
+    if seeds is not None and two_stage:
+        raise UsageError("give --seeds or --two-stage, not both")
     with progress.display("esp", quiet=as_json):
-        result, score = run_esp(read_mix(mix), procs, sim.policy, sim.seed, full_arrivals, full_first, boot,
-                                between_boots, estimate=sim.estimate, overrun=sim.overrun, ties=sim.ties, passes=sim.passes,
-                                check=sim.check)
+        if seeds is not None:
+            from wla.sim.esp_study import distribution, esp_over_seeds
+
+            runs = esp_over_seeds(jobs, procs, seeds, sim.seed, sim.policy, full_arrivals, full_first=full_first,
+                                  **given)
+            data = {"mix": mix.name, "procs": procs, "policy": sim.policy, "full_first": full_first,
+                    "seeds": [sim.seed, sim.seed + seeds - 1], "distribution": distribution(runs),
+                    "runs": runs.to_dict(orient="records")}
+            show(data, as_json, text.esp_seeds)
+            return
+        if two_stage:
+            from wla.sim.esp_study import two_stage as stages
+
+            data = {"mix": mix.name, "procs": procs, "policy": sim.policy, "seed": sim.seed,
+                    **stages(jobs, procs, sim.seed, sim.policy, full_arrivals, **given)}
+            show(data, as_json, text.esp_two_stage)
+            return
+        result, score = run_esp(jobs, procs, sim.policy, sim.seed, full_arrivals, full_first, **given)
     show({**result.summary(), "esp": score.to_dict()}, as_json, partial(text.esp, mix=mix.name))

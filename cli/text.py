@@ -647,6 +647,37 @@ def esp(data: dict[str, Any], mix: str) -> str:
     ])
 
 
+_ESP_SCORES = {"efficiency": "P x T", "corrected": "P x T - IAE", "by_processor": "sum T_pi",
+               "official": "with the boot", "amortized": "boot amortized"}
+
+
+def esp_seeds(data: dict[str, Any]) -> str:
+    """The scores' distribution over seeds, one row per score."""
+    first, last = data["seeds"]
+    head = (f"ESP mix {data['mix']}: {data['policy'].upper()} on {data['procs']:,} processors"
+            f"{', full-configuration jobs first' if data['full_first'] else ''}; seeds {first} to {last} "
+            f"({count(last - first + 1, 'run')})")
+    rows = [[_ESP_SCORES[name], *(f"{100 * d[k]:.2f}" for k in ("mean", "std", "min", "p5", "p50", "p95", "max"))]
+            for name, d in data["distribution"].items() if name != "official" or data["runs"][0]["boot"]]
+    return head + "\n" + grid(["score (%)", "mean", "std", "min", "p5", "median", "p95", "max"], rows, left=(0,), gap=2)
+
+
+def esp_two_stage(data: dict[str, Any]) -> str:
+    """Each stage's scores and the waits of each class."""
+    lines = [f"ESP mix {data['mix']}: {data['policy'].upper()} on {data['procs']:,} processors, seed {data['seed']}"]
+    rows = []
+    for name, title in (("without_priority", "1: no priority"), ("full_first", "2: full jobs first")):
+        stage = data[name]
+        s, w = stage["score"], stage["waits"]
+        rows.append([title, f"{100 * s['efficiency']:.2f}%", f"{100 * s['corrected']:.2f}%",
+                     f"{w['full']['mean']:,.0f}", f"{w['full']['max']:,.0f}", f"{w['other']['mean']:,.0f}",
+                     "yes" if s["second_full_in_time"] else "no" if s["second_full_in_time"] is False else "-"])
+    lines.append(grid(["stage", "P x T", "- IAE", "full wait", "full max", "other wait", "2nd full <= 0.9 T"],
+                      rows, left=(0,), gap=2))
+    lines.append("waits in seconds: the mean over each class, and the full jobs' longest")
+    return "\n".join(lines)
+
+
 def _esp_boot(score: dict[str, Any]) -> list[str]:
     """ESP's score with the boot in, whole and amortized, and the boot alone."""
     if not score["boot"] and score["between_boots"] is None:

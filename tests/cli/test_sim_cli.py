@@ -361,6 +361,31 @@ def test_esp_json_scores_recomputed_from_its_numbers():
     assert esp["second_full_in_time"] == (esp["second_full_end"] <= esp["second_full_limit"])
 
 
+def test_esp_seeds_gives_the_distribution_of_the_runs_it_lists():
+    args = ["esp", "--procs", "64", "--full-at", "2400", "--full-at", "3600", "--seed", "3", "--seeds", "4"]
+    got = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert got["seeds"] == [3, 6] and [r["seed"] for r in got["runs"]] == [3, 4, 5, 6]
+    values = [r["efficiency"] for r in got["runs"]]
+    assert math.isclose(got["distribution"]["efficiency"]["mean"], sum(values) / 4, rel_tol=1e-12)
+    assert got["distribution"]["efficiency"]["max"] == max(values)
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    row = next(line.split() for line in out.stdout.splitlines() if line.startswith("P x T "))
+    assert row[3] == f"{100 * sum(values) / 4:.2f}"
+
+
+def test_esp_two_stage_gives_each_class_its_waits():
+    args = ["esp", "--procs", "64", "--full-at", "2400", "--full-at", "3600", "--two-stage"]
+    got = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    one, two = got["without_priority"], got["full_first"]
+    assert one["waits"]["full"]["jobs"] == two["waits"]["full"]["jobs"] == 2
+    assert two["waits"]["full"]["max"] <= one["waits"]["full"]["max"]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0 and "2: full jobs first" in out.stdout
+    err = runner.invoke(app, [*args, "--seeds", "2"])
+    assert err.exit_code != 0
+
+
 def test_esp_without_full_at_names_the_option(monkeypatch, capsys):
     err = _fails(monkeypatch, capsys, "esp", "--procs", "128")
     assert "--full-at" in err
