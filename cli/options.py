@@ -182,15 +182,16 @@ EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,
                    help="Job mix CSV: type,fraction,run,count; or `published` (the 230-job ESP table) "
                         "[default: `example`, an example mix]")
-FullFirst = typer.Option(False, "--full-first",
+FullFirst = from_library(False, "--full-first", source="wla.sim.esp:run_esp.full_first",
                          help="Full-configuration jobs first: started as soon as possible, never delayed "
                               "(ESP's priority rule; fcfs or easy)")
-Boot = typer.Option(0.0, "--boot", help="Boot time (s): in ESP's score, and reported on its own")
+Boot = from_library(0.0, "--boot", source="wla.sim.esp:run_esp.boot", also=("wla.sim.esp:esp_efficiency.boot",),
+                    help="Boot time (s): in ESP's score, and reported on its own")
 BetweenBoots = typer.Option(None, "--between-boots", show_default=False,
                             help="Mean time between boots (s): the score charges the test its share of a boot")
 EspSeeds = typer.Option(None, "--seeds", show_default=False,
                         help="Run N seeds from --seed on: the scores' mean, spread and percentiles")
-TwoStage = typer.Option(False, "--two-stage",
+TwoStage = shown_by_cli(False, "--two-stage",
                         help="The critique's two-stage test: without priority, then full jobs first; "
                              "each class's waits")
 FullAt = typer.Option([], "--full-at", show_default=False,
