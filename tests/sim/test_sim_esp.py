@@ -8,8 +8,18 @@ import numpy as np
 import pandas as pd
 import pytest
 from wla.archive.kernel.errors import InputError, UsageError, WlaError
-from wla.sim.esp import (EXAMPLE_MIX, PUBLISHED_MIX, esp_efficiency, esp_workload, idle_at_end,
-                         largest_first_no_reuse, mix_path, mwf_schedule, processor_last_use, read_mix)
+from wla.sim.esp import (
+    EXAMPLE_MIX,
+    PUBLISHED_MIX,
+    esp_efficiency,
+    esp_workload,
+    idle_at_end,
+    largest_first_no_reuse,
+    mix_path,
+    mwf_schedule,
+    processor_last_use,
+    read_mix,
+)
 
 # --- Most Work First -------------------------------------------------------
 
