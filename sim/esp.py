@@ -382,6 +382,10 @@ def _full_first(result: "SimResult", full: np.ndarray, P: int) -> "SimResult":
         raise ParameterError("full-configuration priority uses the run times as estimates: "
                              f"give --estimate user or exact, not {s.estimate}", "estimate")
     start = full_first_schedule(result.submit, result.run, result.procs, P, full, s.policy)
+    if s.check:  # the valid-schedule invariants (EASY's head guarantee is about arrival order: not this queue's)
+        from . import invariants
+
+        invariants.check(result.job, result.submit, start, result.run, result.procs, P)
     end = start + result.run
     per_job = job_metrics(result.submit, start, result.run, s.tau)
     order = np.lexsort((np.arange(len(start)), result.submit))

@@ -85,6 +85,31 @@ def test_run_esp_with_full_first_never_delays_the_full_job():
     assert first.settings["priority"].startswith("full-configuration")
     assert first.wait.tolist() == (first.start - first.submit).tolist()
     assert score.elapsed == first.end.max() - first.submit.min()
-    # Same seed, same schedule.
-    again, _ = run_esp(MIX, 8, "easy", 3, [150.0], full_first=True)
+    # Same seed, same schedule; and a valid one (--check).
+    again, _ = run_esp(MIX, 8, "easy", 3, [150.0], full_first=True, check=True)
     assert again.start.tolist() == first.start.tolist()
+    # No job starts while the full job waits unless it ends by the full job's start.
+    waiting = (first.submit[z] <= first.start) & (first.start < first.start[z])
+    assert (first.end[waiting] <= first.start[z]).all()
+
+
+@pytest.mark.parametrize("policy", ["easy", "fcfs"])
+def test_on_the_published_mix_no_full_job_is_delayed(policy):
+    from wla.sim.esp import PUBLISHED_MIX, read_mix
+
+    mix = read_mix(PUBLISHED_MIX)
+    for seed in range(3):
+        r, _ = run_esp(mix, 512, policy, seed, [2400.0, 3600.0], full_first=True)
+        zs = sorted(np.flatnonzero(r.procs == 512), key=lambda j: r.submit[j])
+        for i, z in enumerate(zs):
+            # Started as soon as the jobs running at its submission (and the
+            # full job before it) have ended ...
+            running = (r.start < r.submit[z]) & (r.end > r.submit[z])
+            ready = max([r.submit[z], *r.end[running], *(r.end[zs[:i]])])
+            assert r.start[z] == ready, (seed, z)
+            # ... and what started while it waited ended by then (under FCFS,
+            # nothing but the full job before it started).
+            meanwhile = (r.start >= r.submit[z]) & (r.start < r.start[z])
+            assert (r.end[meanwhile] <= r.start[z]).all()
+            if policy == "fcfs":
+                assert set(np.flatnonzero(meanwhile)) <= set(zs[:i])
