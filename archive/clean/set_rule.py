@@ -36,8 +36,10 @@ def field_range(field: str) -> str:
     low, left_out = LOWEST[field]
     kind = "a whole number" if _INTEGER[field] else "a number"
     high = HIGHEST.get(field, INT64_MAX if _INTEGER[field] else EXACT_DOUBLE_LIMIT)
-    span = f"in {'(' if left_out else '['}{low:g}, {high:g}]" if field in HIGHEST else \
-        f"{'>' if left_out else '>='} {low:g}"
+    if field in HIGHEST:
+        span = f"in {'(' if left_out else '['}{low:g}, {high:g}]"
+    else:
+        span = f"{'>' if left_out else '>='} {low:g}" + ("" if _INTEGER[field] else " and at most 2^53")
     unknown = "" if field == "job" else "-1 (unknown) or "
     return f"{unknown}{kind} {span}"
 
