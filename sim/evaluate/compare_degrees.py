@@ -55,7 +55,7 @@ class DegreesResult:
         import pandas as pd
 
         frames = [r.runs.assign(degree=d) for d, r in zip(self.degrees, self.results)]
-        return pd.concat(frames, ignore_index=True)[["degree", *frames[0].columns]]
+        return pd.concat(frames, ignore_index=True)[["degree", *self.results[0].runs.columns]]
 
     @property
     def warnings(self) -> list[str]:
