@@ -91,7 +91,8 @@ def test_the_slow_examples_print_what_their_page_shows(page, tmp_path, monkeypat
 
 
 def test_the_slow_examples_are_the_studies_on_the_real_logs():
-    """Nine studies of minutes (and the version one of them needs), on the pages that show them; nothing else is left out."""
+    """Eight studies of minutes and the version one of them needs, on the pages
+    that show them; nothing else is left out."""
     slow = {(name(p), e.text.split()[1]) for p in pages() for e in examples(p) if e.slow}
     assert sorted(slow) == [("reproductions/butterfly", "clean"), ("reproductions/butterfly", "compare"),
                             ("resampling", "sweep"), ("resampling", "validate"),
