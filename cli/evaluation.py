@@ -193,6 +193,8 @@ def compare_cmd(
     log: Optional[str] = options.SimLog,
     side_a: List[str] = options.SideA,
     side_b: List[str] = options.SideB,
+    degrees: Optional[str] = options.Degrees,
+    metric: str = options.DegreesMetric,
     query: Optional[str] = options.SimQuery,
     sim: SimSettings = SimSettings(),
     shake: ShakeSettings = ShakeSettings(),
@@ -208,10 +210,13 @@ def compare_cmd(
     """Compare two configurations on the same shaken workloads: does the difference survive shaking?"""
     from wla.archive import UsageError
     from wla.sim.evaluate.compare import Configuration, compare, parse_side
+    from wla.sim.evaluate.compare_degrees import compare_degrees, parse_degrees
     from wla.sim.workload import from_archive
 
     if log is None and query is None:
         raise UsageError("give a log to compare on, or --query SQL")
+    if degrees is not None:
+        parse_degrees(degrees)  # before any workload is read
     _check_save(save, force)
     if not side_a and not side_b:
         raise UsageError("say how A and B differ: --a KEY=VALUE and/or --b KEY=VALUE, e.g. --b policy=conservative")
@@ -228,9 +233,13 @@ def compare_cmd(
             sides.append(Configuration(name, workload, sim.edit(**own, procs=workload.P,
                                                                 exclude=workload.source.get("exclude"))))
     with progress.display("compare", "runs", quiet=as_json) as shown:
-        result = compare(sides[0], sides[1], shake, workers=workers, dask=dask, progress=shown)
+        if degrees is None:
+            result = compare(sides[0], sides[1], shake, workers=workers, dask=dask, progress=shown)
+        else:
+            result = compare_degrees(sides[0], sides[1], parse_degrees(degrees), shake, metric=metric,
+                                     workers=workers, dask=dask, progress=shown)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
-    show(result.summary(), as_json, text.comparison, wide=wide)
+    show(result.summary(), as_json, text.comparison if degrees is None else text.comparison_degrees, wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)

@@ -628,6 +628,43 @@ def comparison(summary: dict) -> str:
     return "\n".join(lines)
 
 
+
+def comparison_degrees(summary: dict) -> str:
+    """One metric of A and B: the single runs, then the shaken means per degree (the shaking paper's Table II)."""
+    s, (a, b), name = summary["settings"], summary["configurations"], summary["metric"]
+    sh = s["shaking"]
+    mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+
+    def side(label: str, c: dict) -> str:
+        o = c["options"]
+        return (f"{label}: {c['name']} ({c['source'].get('log') or 'query'}, {o['policy'].upper()}, "
+                f"estimates {o['estimate']}, overrun {o['overrun']})")
+
+    def value(x: float | None) -> str:  # two decimals: Table II's differences are in the second
+        if x is None or x != x or quantities.unit(name) == quantities.PERCENT:
+            return quantities.cell(name, x)
+        return f"{x:,.2f}"
+
+    columns = summary["columns"]
+    head = [labelled(name), "single"] + [f"degree {c['degree']:g}" for c in columns[1:]]
+    gap = ["-" if c["gap_pct"] is None else f"{c['gap_pct']:.2f}%" for c in columns]
+    diffs = [c["difference"] for c in columns[1:]]
+    rows = [["A"] + [value(c["a"]) for c in columns],
+            ["B"] + [value(c["b"]) for c in columns],
+            ["|B - A| / A"] + gap,
+            ["B - A (95% CI)", "-"] + [f"{quantities.cell(name, d['mean'])} ({_interval(d, name)})"
+                                       if d["ci_low"] is not None else "-" for d in diffs],
+            ["verdict", "-"] + ["survives" if d["survives"] else d["verdict"].split(":")[0] for d in diffs]]
+    lines = [side("A", a), side("B", b),
+             *_notes(f"single: unshaken; degree D: the means of the same {count(s['runs'], 'shaken workload')} "
+                     f"for A and B, {sh['attribute']} shaken by up to D ({mode}) on {sh['jobs_pct']:g}% of jobs, "
+                     f"seed {sh['seed']}"), "",
+             grid(head, rows, left=(0,), gap=2), ""]
+    lines += _notes("B - A: the mean paired difference over the shaken runs; survives: the interval excludes 0 "
+                    "and has the single runs' sign")
+    lines += _any_cut(d for d in diffs)
+    return "\n".join(lines)
+
 def esp(data: dict[str, Any], mix: str) -> str:
     s, score = data["settings"], data["esp"]
     return "\n".join([

@@ -207,9 +207,9 @@ def clean(archive: Archive, recipe: Recipe | str | Path, rules_dirs: list | None
         where = f"{recipe.file}: step {i} ({step.rule})"
         rule = _rule_for(con, rules, step, where)
         params = step_params(rule, step, where)
-        if rule.computed:
-            params = computed(rule.computed)[0](params, facts)
-        try:  # predicates and dates are checked before anything is written
+        try:  # the computed part's checks, predicates and dates: before anything is written
+            if rule.computed:
+                params = computed(rule.computed)[0](params, facts)
             bind(rule, params, clock, {"version_id": 0, "step": i}, exp.to_table("jobs"))
         except WlaError as e:
             raise RecipeError(f"{where}: {e}") from None

@@ -15,6 +15,7 @@ from ..kernel.errors import UsageError, WlaError
 from ..kernel.progress import Parts
 from ..store.catalog import machine_size
 from ..store.predicate import submit_seconds
+from .set_rule import set_drops, set_params
 
 
 def _capacity_params(params: dict, facts: dict) -> dict:
@@ -93,6 +94,7 @@ COMPUTED: dict[str, tuple[Callable[[dict, dict], dict],
                           Callable[..., tuple[pd.DataFrame, str, dict]]]] = {
     "capacity": (_capacity_params, _capacity_drops),
     "regime": (_regime_params, _regime_drops),
+    "set": (set_params, set_drops),
 }
 
 

@@ -9,7 +9,7 @@ from wla.archive.kernel.errors import UsageError, WlaError
 
 def test_a_name_gives_its_pair_and_an_unknown_one_is_refused():
     assert computed("capacity") == COMPUTED["capacity"]
-    with pytest.raises(WlaError, match=r"^no computation named 'spin' \(known: capacity, regime\)$"):
+    with pytest.raises(WlaError, match=r"^no computation named 'spin' \(known: capacity, regime, set\)$"):
         computed("spin")
 
 

@@ -11,6 +11,7 @@ from wla.archive.clean.recipe import parse_recipe
 from wla.archive.clean.rules import load_rules, parse_rule
 from wla.archive.kernel.errors import RecipeError, RuleError
 from wla.archive.store.ingest import ingest
+from wla.archive.swf.fields import COLUMNS
 
 BUILTIN = ROOT / "schema" / "rules"
 
@@ -28,8 +29,8 @@ FROM input
 
 def test_every_builtin_rule_loads_with_its_metadata():
     rules = load_rules()
-    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "regime", "status", "timing",
-                             "trim"]
+    assert sorted(rules) == ["capacity", "dependencies", "filter", "normalize", "recover", "regime", "set", "status",
+                             "timing", "trim"]
     for rule in rules.values():
         assert rule.version >= 1 and len(rule.rationale) > 100 and len(rule.fingerprint) == 64
         assert Path(rule.file).name == f"{rule.name}.sql"
@@ -41,6 +42,7 @@ def test_every_builtin_rule_loads_with_its_metadata():
     assert rules["trim"].reads == ("submit",) and rules["trim"].writes == ()
     assert rules["timing"].writes == ("run", "submit", "wait")
     assert rules["timing"].params["fix"].default == "submit = start"
+    assert rules["set"].writes == tuple(sorted(COLUMNS)) and rules["set"].computed == "set"
     # Its WITH parts are its own: they read input, and they are not lineage.
     assert rules["dependencies"].writes == ("prev_job", "think")
     assert rules["dependencies"].reads == ("job", "prev_job", "run", "submit", "think", "user_id", "wait")
