@@ -237,7 +237,8 @@ SideA = typer.Option([], "--a", show_default=False, metavar="KEY=VALUE", help=_S
 SideB = typer.Option([], "--b", show_default=False, metavar="KEY=VALUE", help=_SIDE.format("B"))
 Degrees = typer.Option(None, "--degrees", metavar="LIST",
                        help="Compare at each of these shaking degrees, e.g. 60,300,900: one table of --metric, "
-                            "the single runs then one column per degree (the shaking paper's Table II)")
+                            "the single runs then one column per degree (the shaking paper's Table II); "
+                            "it takes the place of --degree")
 DegreesMetric = from_library('bounded_slowdown_mean', "--metric",
                              source="wla.sim.evaluate.compare_degrees:compare_degrees.metric", callback=lowered,
                              help="With --degrees: the metric of the table")
