@@ -8,7 +8,6 @@ import json
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-import numpy as np
 import pandas as pd
 import pytest
 from cli_run import wla
@@ -16,7 +15,9 @@ from made_jobs import make_jobs
 from real_logs import pandas_log
 from wla.archive import open as open_archive
 from wla.archive.analysis.stats.collect import workload_statistics
-from wla.archive.analysis.stats.window import YEAR, select, window
+from wla.archive.analysis.stats.window import YEAR
+from wla.archive.clean.build import clean
+from wla.archive.clean.recipe import parse_recipe
 from wla.archive.kernel.clock import DAY, WEEK, LogClock
 from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.store.ingest import ingest
@@ -221,7 +222,8 @@ def made_archive(tmp_path_factory):
     path = folder / "a.duckdb"
     with open_archive(path, write=True) as a:
         [r] = ingest(a, [folder / "made.swf"])
-    assert r.status == "ingested"
+        assert r.status == "ingested"
+        clean(a, parse_recipe('log = "made"\nversion = "v1"\n\n[[step]]\nrule = "filter"\nwhere = "user=4"\n'))
     return path
 
 
@@ -230,6 +232,8 @@ def test_the_command_says_its_window_and_names_its_figures(made_archive, tmp_pat
     assert r.status == 0, r.err
     data = json.loads(r.out)
     assert data["window"]["jobs"] == 3 and data["statistics"]["users"]["users"] == 2
+    version = json.loads(wla("stats", "made@v1", "--years", "2", "--json", archive=made_archive).out)
+    assert version["window"]["jobs"] == 2 and version["statistics"]["users"]["ids"] == [3]  # user 4 left out
     from wla.archive.analysis.stats import plot
 
     drawn = []  # the figures themselves are tested with `wla stats`'s; here, the name they take
@@ -253,3 +257,23 @@ def test_the_command_says_its_window_and_names_its_figures(made_archive, tmp_pat
 def test_the_command_refuses_a_bad_window_in_one_line(made_archive, args, says):
     line = wla("stats", "made", *args, archive=made_archive).one_error_line()
     assert says in line
+
+
+def test_a_stored_resampled_workload_takes_a_window_as_a_log_does(sp2_archive_file, tmp_path):
+    """Year 3 of a workload resampled to three times the log's length: the
+    jobs the stored workload's SWF export (read by pandas) submits in it."""
+    from wla.sim.evaluate.resample.settings import ResampleSettings
+    from wla.sim.evaluate.resample.store import resample_log
+
+    path = tmp_path / "a.duckdb"
+    path.write_bytes(sp2_archive_file.read_bytes())
+    with open_archive(path, write=True) as a:
+        name, _ = resample_log(a, SP2, name="sp2-x3", settings=ResampleSettings(weeks=3 * 52, seed=7))
+    assert wla("export", name, "-o", tmp_path / "x3.swf", archive=path).status == 0
+    jobs = pd.read_csv(tmp_path / "x3.swf", sep=r"\s+", comment=";", header=None, usecols=[1, 11],
+                       names=["submit", "user"])
+    first = jobs.submit[jobs.submit >= 0].min()
+    year = jobs[(jobs.submit >= first + 2 * YEAR) & (jobs.submit < first + 3 * YEAR)]
+    data = json.loads(wla("stats", name, "--years", "3", "--json", archive=path).out)
+    assert data["log"] == name and data["window"]["jobs"] == len(year) > 10_000
+    assert data["statistics"]["users"]["users"] == year.user.nunique()
