@@ -277,3 +277,43 @@ def test_a_stored_resampled_workload_takes_a_window_as_a_log_does(sp2_archive_fi
     data = json.loads(wla("stats", name, "--years", "3", "--json", archive=path).out)
     assert data["log"] == name and data["window"]["jobs"] == len(year) > 10_000
     assert data["statistics"]["users"]["users"] == year.user.nunique()
+
+
+# The table of docs/pages/reproductions/window.md: per statistic (scalar, divisor, format), the log's
+# value and, for parts 1, 3 and 5 of SDSC-SP2 resampled to 520 weeks, the range over seeds 1 to 3.
+FIG10 = {
+    "jobs_per_user_mean": (1, "{:.0f}", "137", ("135–144", "142–145", "133–146")),
+    "sessions_per_user_mean": (1, "{:.1f}", "32.2", ("32.3–32.9", "32.7–34.3", "31.4–32.8")),
+    "session_length_median": (3600, "{:.2f}", "3.34", ("3.03–3.39", "3.05–3.18", "2.79–3.04")),
+    "first_arrival_median": (DAY, "{:.0f}", "264", ("113–139", "117–141", "142–159")),
+    "last_departure_median": (DAY, "{:.0f}", "420", ("585–600", "562–591", "571–599")),
+    "activity_period_mean": (DAY, "{:.0f}", "146", ("265–271", "265–281", "256–260")),
+    "hurst": (1, "{:.3f}", "0.707", ("0.705–0.709", "0.698–0.703", "0.703–0.706")),
+}
+
+
+def _range(values: list[float], form: str) -> str:
+    lo, hi = form.format(min(values)), form.format(max(values))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+@pytest.mark.slow
+def test_fig10_parts_of_an_extended_workload_give_the_docs_table(sp2):
+    """Resampling to five times the log's 104 weeks, three seeds: parts 1,
+    3 and 5 (years 1-2, 5-6, 9-10) against the log, as the docs give them."""
+    from wla.sim.evaluate.resample.settings import ResampleSettings
+    from wla.sim.evaluate.resample.workload import resample_source
+
+    log = log_statistics(sp2, years="1:2")["scalars"]
+    parts: dict[str, list[list[float]]] = {name: [[], [], []] for name in FIG10}
+    for seed in (1, 2, 3):
+        r = resample_source(sp2, ResampleSettings(weeks=520, seed=seed))
+        workload = SourceLog(f"r{seed}", r.jobs, sp2.P, sp2.clock, None)
+        for k, years in enumerate(("1:2", "5:6", "9:10")):
+            scalars = log_statistics(workload, years=years)["scalars"]
+            for name in FIG10:
+                parts[name][k].append(scalars[name])
+    for name, (unit, form, want_log, want_parts) in FIG10.items():
+        assert form.format(log[name] / unit) == want_log, name
+        got = tuple(_range([v / unit for v in part], form) for part in parts[name])
+        assert got == want_parts, name
