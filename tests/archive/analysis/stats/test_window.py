@@ -279,16 +279,27 @@ def test_a_stored_resampled_workload_takes_a_window_as_a_log_does(sp2_archive_fi
     assert data["statistics"]["users"]["users"] == year.user.nunique()
 
 
-# The table of docs/pages/reproductions/window.md: per statistic (scalar, divisor, format), the log's
-# value and, for parts 1, 3 and 5 of SDSC-SP2 resampled to 520 weeks, the range over seeds 1 to 3.
+# The table of docs/pages/reproductions/window.md: per row (where in `log_statistics`'s result, divisor,
+# format), the log's value and, for parts 1, 3 and 5 of SDSC-SP2 resampled to 520 weeks, the range over
+# seeds 1 to 3.
 FIG10 = {
-    "jobs_per_user_mean": (1, "{:.0f}", "137", ("135–144", "142–145", "133–146")),
-    "sessions_per_user_mean": (1, "{:.1f}", "32.2", ("32.3–32.9", "32.7–34.3", "31.4–32.8")),
-    "session_length_median": (3600, "{:.2f}", "3.34", ("3.03–3.39", "3.05–3.18", "2.79–3.04")),
-    "first_arrival_median": (DAY, "{:.0f}", "264", ("113–139", "117–141", "142–159")),
-    "last_departure_median": (DAY, "{:.0f}", "420", ("585–600", "562–591", "571–599")),
-    "activity_period_mean": (DAY, "{:.0f}", "146", ("265–271", "265–281", "256–260")),
-    "hurst": (1, "{:.3f}", "0.707", ("0.705–0.709", "0.698–0.703", "0.703–0.706")),
+    ("window", "jobs"): (1, "{:,.0f}", "59,715", ("57,917–62,196", "57,658–61,577", "57,367–62,276")),
+    ("window", "load"): (0.01, "{:.1f}", "83.4", ("81.1–82.4", "81.2–83.8", "81.1–81.9")),
+    ("scalars", "users"): (1, "{:.0f}", "437", ("421–433", "405–429", "416–431")),
+    ("scalars", "jobs_per_user_mean"): (1, "{:.0f}", "137", ("135–144", "142–145", "133–146")),
+    ("scalars", "jobs_per_user_median"): (1, "{:.0f}", "29", ("28–36", "29–40", "33–40")),
+    ("scalars", "sessions_per_user_mean"): (1, "{:.1f}", "32.2", ("32.3–32.9", "32.7–34.3", "31.4–32.8")),
+    ("scalars", "session_length_median"): (3600, "{:.2f}", "3.34", ("3.03–3.39", "3.05–3.18", "2.79–3.04")),
+    ("scalars", "cpu_work_per_user_mean"): (3600, "{:,.0f}", "4,276", ("4,212–4,391", "4,352–4,494",
+                                                                       "4,202–4,311")),
+    ("scalars", "first_arrival_median"): (DAY, "{:.0f}", "264", ("113–139", "117–141", "142–159")),
+    ("scalars", "last_departure_median"): (DAY, "{:.0f}", "420", ("585–600", "562–591", "571–599")),
+    ("scalars", "activity_period_mean"): (DAY, "{:.0f}", "146", ("265–271", "265–281", "256–260")),
+    ("scalars", "activity_period_median"): (DAY, "{:.1f}", "29.3", ("29.4–36.0", "33.0–36.7", "28.0–40.5")),
+    ("scalars", "weekend_share"): (0.01, "{:.1f}", "20.3", ("20.0–20.4", "20.2–21.1", "19.4–20.1")),
+    ("scalars", "hurst"): (1, "{:.3f}", "0.707", ("0.705–0.709", "0.698–0.703", "0.703–0.706")),
+    ("scalars", "stack_depth_run"): (1, "{:.1f}", "25.2", ("24.3–25.2", "24.7–26.0", "24.5–25.2")),
+    ("scalars", "unaccommodated_week"): (0.01, "{:.0f}", "11", ("28–32", "29–31", "29–32")),
 }
 
 
@@ -304,16 +315,26 @@ def test_fig10_parts_of_an_extended_workload_give_the_docs_table(sp2):
     from wla.sim.evaluate.resample.settings import ResampleSettings
     from wla.sim.evaluate.resample.workload import resample_source
 
-    log = log_statistics(sp2, years="1:2")["scalars"]
-    parts: dict[str, list[list[float]]] = {name: [[], [], []] for name in FIG10}
+    log = log_statistics(sp2, years="1:2")
+    parts: dict[tuple, list[list[float]]] = {row: [[], [], []] for row in FIG10}
     for seed in (1, 2, 3):
         r = resample_source(sp2, ResampleSettings(weeks=520, seed=seed))
         workload = SourceLog(f"r{seed}", r.jobs, sp2.P, sp2.clock, None)
         for k, years in enumerate(("1:2", "5:6", "9:10")):
+            got = log_statistics(workload, years=years)
+            for row in FIG10:
+                parts[row][k].append(got[row[0]][row[1]])
+    for (where, name), (unit, form, want_log, want_parts) in FIG10.items():
+        assert form.format(log[where][name] / unit) == want_log, name
+        assert tuple(_range([v / unit for v in part], form) for part in parts[(where, name)]) == want_parts, name
+    # --phase cycle, all parts and seeds together: the ranges the docs give
+    cycle = {"first_arrival_median": [], "last_departure_median": [], "activity_period_mean": []}
+    for seed in (1, 2, 3):
+        r = resample_source(sp2, ResampleSettings(weeks=520, seed=seed, phase="cycle"))
+        workload = SourceLog(f"c{seed}", r.jobs, sp2.P, sp2.clock, None)
+        for years in ("1:2", "5:6", "9:10"):
             scalars = log_statistics(workload, years=years)["scalars"]
-            for name in FIG10:
-                parts[name][k].append(scalars[name])
-    for name, (unit, form, want_log, want_parts) in FIG10.items():
-        assert form.format(log[name] / unit) == want_log, name
-        got = tuple(_range([v / unit for v in part], form) for part in parts[name])
-        assert got == want_parts, name
+            for name, values in cycle.items():
+                values.append(scalars[name] / DAY)
+    assert {name: _range(v, "{:.0f}") for name, v in cycle.items()} == {
+        "first_arrival_median": "210–235", "last_departure_median": "460–527", "activity_period_mean": "184–202"}
