@@ -279,6 +279,17 @@ HurstFit = from_library('points', "--hurst-fit", source="wla.sim.evaluate.valida
                              "(through each block size's mean log R/S, every time scale weighing the same)")
 StatsPlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                          help="Draw the figures (pox plot, bins, per-user distributions, cycles) into this folder")
+StatsFrom = from_library(None, "--from", source="wla.sim.evaluate.validate:log_statistics.start",
+                         metavar="WHEN", show_default=False,
+                         help="Only the jobs submitted from WHEN on: a date YYYY-MM-DD or 'YYYY-MM-DD HH:MM[:SS]' "
+                              "(the log's local time) or seconds on the log's clock")
+StatsTo = from_library(None, "--to", source="wla.sim.evaluate.validate:log_statistics.end",
+                       metavar="WHEN", show_default=False,
+                       help="Only the jobs submitted before WHEN (a date or seconds, as --from)")
+StatsYears = from_library(None, "--years", source="wla.sim.evaluate.validate:log_statistics.years",
+                          metavar="A[:B]", show_default=False,
+                          help="Only the jobs submitted in year A (to B) of the workload, counted in 365-day "
+                               "years from its first submit")
 ValidateRuns = from_library(1000, "--runs", source="wla.sim.evaluate.validate:validate.runs",
                             help="Resampled workloads (the log itself is measured too)")
 ValidateSeed = from_library(0, "--seed", source="wla.sim.evaluate.validate:validate.seed",

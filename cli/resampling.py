@@ -75,6 +75,9 @@ def resample_cmd(
 def stats_cmd(
     log: str = options.Log,
     version: Optional[str] = options.Version,
+    start: Optional[str] = options.StatsFrom,
+    end: Optional[str] = options.StatsTo,
+    years: Optional[str] = options.StatsYears,
     plot_dir: Optional[Path] = options.StatsPlot,
     match: str = options.StackMatch,
     hurst_fit: str = options.HurstFit,
@@ -82,7 +85,8 @@ def stats_cmd(
     wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability."""
+    """The statistics that validate a workload: locality, Hurst, per-user distributions, cycles, stability;
+    of the whole workload or of the jobs submitted in a window (--from/--to, --years)."""
     from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.evaluate.validate import log_statistics
@@ -91,16 +95,24 @@ def stats_cmd(
         with context(archive).reading() as a:
             src = read_source(a, log, version)
             warnings = log_warnings(a, src.name)
-        data = {**log_statistics(src, match, hurst_fit), "warnings": warnings}
+        data = {**log_statistics(src, match, hurst_fit, start=start, end=end, years=years), "warnings": warnings}
         drawn = []
         if plot_dir is not None:
             from wla.archive.analysis.stats.plot import write_plots
 
-            drawn = write_plots(data["statistics"], plot_dir, src.name)
+            named = src.name if "window" not in data else f"{src.name}-{_tag(data['window'])}"
+            drawn = write_plots(data["statistics"], plot_dir, named)
     show(data, as_json, text.statistics, wide=wide)
     warn(warnings)
     for path in drawn:
         typer.echo(f"drew {path}", err=True)
+
+
+def _tag(window: dict) -> str:
+    """A window in a file name: `year-3`, `years-5-to-6`, `from-1998-05-01`."""
+    import re
+
+    return re.sub(r"[^0-9A-Za-z]+", "-", window["label"]).strip("-")
 
 
 @app.command("validate")

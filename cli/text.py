@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from wla.archive.kernel.names import for_shell
-from wla.archive.kernel.units import count
+from wla.archive.kernel.units import count, human
 from wla.sim.settings import SimSettings
 
 from . import quantities
@@ -786,6 +786,8 @@ def statistics(data: dict) -> str:
     lines = [f"{data['log']}: {count(st['jobs'], 'job')}" + (f" on {st['P']:,} processors" if st["P"] else "")
              + (f"; stack depths matched by {match}" if match != "stack" else "")
              + (f"; Hurst line through the block sizes' {fit}" if fit != "points" else ""), ""]
+    if data.get("window"):
+        lines[-1:-1] = _notes(_window(data["window"]))
     width = max(len(k) for k in data["scalars"]) + 2
     for name, value in data["scalars"].items():
         lines.append(f"{name:<{width}}{quantities.said(name, value)}")
@@ -795,6 +797,16 @@ def statistics(data: dict) -> str:
                            + ": " + days,
                            "arrivals (jobs) by hour: " + " ".join(f"{h}:{n:,}" for h, n in enumerate(c["hour_of_day"])))
     return "\n".join(lines)
+
+
+def _window(w: dict) -> str:
+    """Which jobs a windowed `wla stats` measured, and the rates its span gives."""
+    where = (f"{w['start_date']} to {w['end_date']}" if w["start_date"] else
+             f"{w['start']:,.0f} s to {w['end']:,.0f} s")
+    rate = "-" if w["arrival_rate"] is None else f"{w['arrival_rate']:,.1f}"
+    load = "" if w["load"] is None else f", offered load {100 * w['load']:.1f}%"
+    return (f"window: {w['label']}, {where} ({human(w['span'])}): {w['jobs']:,} of {w['workload_jobs']:,} jobs, "
+            f"{rate} a day{load}; times counted from the window's start")
 
 
 def validation(summary: dict) -> str:

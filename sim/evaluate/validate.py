@@ -166,11 +166,23 @@ def validate(source: SourceLog, runs: int = 1000, seed: int = 0, settings: Resam
     return ValidationResult(settings_out, columns, values, stats, original)
 
 
-def log_statistics(source: SourceLog, match: str = "stack", hurst_fit: str = "points") -> dict:
+def log_statistics(source: SourceLog, match: str = "stack", hurst_fit: str = "points", *,
+                   start: str | float | None = None, end: str | float | None = None,
+                   years: str | int | None = None) -> dict:
     """`wla stats`: every statistic of a log (or any stored workload), and
     the named numbers; `match` is the stack-depth rule, `hurst_fit` the line
-    through the pox plot."""
+    through the pox plot. `start`/`end` (dates in the log's local time or
+    submit seconds, [start, end)) or `years` ('N' or 'A:B', counted from the
+    first submit) take the jobs submitted in that window alone, as a log of
+    their own (archive/analysis/stats/window.py); "window" then says which."""
     from wla.archive.analysis.stats.collect import scalar_statistics, workload_statistics
+    from wla.archive.analysis.stats.window import select, window
 
-    stats = workload_statistics(source.jobs, source.P, source.clock, match=match, hurst_fit=hurst_fit)
-    return {"log": source.name, "statistics": stats, "scalars": scalar_statistics(stats)}
+    jobs, clock, info = source.jobs, source.clock, None
+    win = window(jobs["submit"].to_numpy(dtype=np.float64, na_value=np.nan), clock, start=start, end=end,
+                 years=years)
+    if win is not None:
+        jobs, clock, info = select(jobs, source.P, clock, win, source.name)
+    stats = workload_statistics(jobs, source.P, clock, match=match, hurst_fit=hurst_fit)
+    out = {"log": source.name, "statistics": stats, "scalars": scalar_statistics(stats)}
+    return out if info is None else {**out, "window": info}
