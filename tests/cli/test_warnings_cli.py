@@ -11,6 +11,7 @@ from cli_run import wla
 from real_logs import data_dir
 from versions_example import LOG, build
 from wla.archive import open as open_archive
+from wla.archive.analysis.diagnosis.warnings import log_warnings
 from wla.archive.store.ingest import ingest
 
 NASA = "NASA-iPSC-1993-3.1-cln"
@@ -58,3 +59,22 @@ def test_no_warning_on_sdsc_sp2(sp2_archive_file):
     assert json.loads(run.out)["warnings"] == [] and _warned(run) == []
     stats = wla("stats", "SDSC-SP2-1998-4.2-cln", "--json", archive=sp2_archive_file)
     assert json.loads(stats.out)["warnings"] == [] and _warned(stats) == []
+
+
+def test_a_resampled_log_is_not_judged_by_its_own_waits(sp2_archive_file, tmp_path):
+    """Its jobs keep their waits in the log beside other users' jobs, so the
+    processors they would hold together exceed the machine: the detector
+    says non-dedicated on its data, yet the log it came from warns of
+    nothing, and neither does it."""
+    from wla.archive.analysis.diagnosis.warnings import _read, findings
+    from wla.archive.store.catalog import log_facts
+
+    path = tmp_path / "a.duckdb"
+    path.write_bytes(sp2_archive_file.read_bytes())
+    made = wla("resample", "SDSC-SP2-1998-4.2-cln", "--weeks", "26", "--seed", "1", "--name", "r", "--json",
+               archive=path)
+    assert made.status == 0 and json.loads(made.out)["warnings"] == []
+    with open_archive(path) as a:
+        assert [f.detector for f in findings(_read(a, log_facts(a, "r")))] == ["non_dedicated"]
+        assert log_warnings(a, "r") == []
+    assert _warned(wla("simulate", "r", archive=path)) == []

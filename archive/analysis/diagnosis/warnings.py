@@ -3,7 +3,8 @@ log whose arrivals are start times or whose run times are not dedicated:
 the two detectors run over the few columns they read (one query, no sort)
 and the header, so a command pays milliseconds, not a diagnosis. A version
 keeps its log's header and jobs, so it inherits the warning; a resampled log
-inherits its source's."""
+has only its source's (its jobs keep their waits in the log, so the
+processors they would hold together say nothing of its machine)."""
 from __future__ import annotations
 
 import numpy as np
@@ -22,12 +23,13 @@ COLUMNS = "SELECT job, submit, wait, run, procs, cpu, queue_id FROM jobs WHERE l
 def log_warnings(archive: Archive, name: str) -> list[str]:
     """One line per warning about the log (or version, or resampled log) `name`."""
     facts = log_facts(archive, name)
-    lines = [f"{name}: {warning_line(f)}" for f in findings(_read(archive, facts))]
     source = facts.get("source_log_id")
     if facts.get("kind") == "resampled" and source is not None:
+        # its waits are its source's, beside other users' jobs: no schedule
+        # to judge, only what its jobs bring from the log
         [(parent,)] = archive.con.execute("SELECT name FROM logs WHERE log_id = ?", [source]).fetchall()
-        lines += [f"{name}: resampled from {line}" for line in log_warnings(archive, parent)]
-    return lines
+        return [f"{name}: resampled from {line}" for line in log_warnings(archive, parent)]
+    return [f"{name}: {warning_line(f)}" for f in findings(_read(archive, facts))]
 
 
 def findings(log: LogData) -> list[Finding]:
