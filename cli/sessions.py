@@ -19,6 +19,7 @@ def sessions_cmd(
     attributes: Optional[List[str]] = options.SessionAttributes,
     distances: int = options.SessionDistances,
     statistic: str = options.SessionStatistic,
+    weigh: str = options.SessionWeigh,
     shuffle: str = options.SessionShuffle,
     repeats: int = options.SessionRepeats,
     seed: int = options.SessionSeed,
@@ -44,7 +45,7 @@ def sessions_cmd(
         with context(archive).reading() as a:
             jobs, facts = log_jobs(a, resolve(a, log, version).name, where, exclude)
         report = session_report(jobs, tuple(attributes) if attributes else tuple(ATTRIBUTES), distances,
-                                statistic, shuffle, repeats, seed, gap)
+                                statistic, shuffle, repeats, seed, gap, weigh)
         data = {"log": facts["name"], **report.as_dict(detail=plot is None or as_json)}
         if plot:
             from wla.archive.analysis.stats.sessions_plot import plot_sessions  # matplotlib only when drawing
@@ -71,7 +72,8 @@ def sessions_text(data: dict) -> str:
     s = data["settings"]
     lines = _notes(f"{data['log']}: {count(data['users'], 'user')}, {count(data['sessions'], 'session')} "
                    f"(a new one after {s['gap']:g} s without work); similarity: {s['statistic']} "
-                   f"{'min/max' if s['statistic'] == 'mean' else 'equal values'} over job pairs; "
+                   f"{'min/max' if s['statistic'] == 'mean' else 'equal values'} over job pairs, users' "
+                   f"{'session' if s['weigh'] == 'sessions' else 'job'} pairs weighing the same; "
                    f"shuffle: {s['shuffle']}, seed {s['seed']}")
     for a in data["attributes"]:
         t, m = a["table"], a["shuffled_table"]

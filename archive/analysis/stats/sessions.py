@@ -8,7 +8,8 @@ both are 0). Two sessions' similarity is its mean over all pairs of a job
 from each (`identical`: the share of pairs of equal values); a session with
 itself pairs each job with every other, never with itself. A user's
 similarity at distance d is the mean over its pairs of sessions d apart
-(the k-th and the (k+d)-th among all its sessions) where that is defined.
+(the k-th and the (k+d)-th among all its sessions) where that is defined,
+or, weighing pairs, the mean over all its pairs of jobs d sessions apart.
 Sessions are those of the per-user statistics (`users.py`): a job opens a
 new one when it comes more than the gap after the latest end of the user's
 jobs so far.
@@ -35,6 +36,7 @@ from .users import SESSION_GAP, job_ends
 ATTRIBUTES = {"procs": "processors", "req_time": "requested run time", "run": "run time"}
 STATISTICS = ("mean", "identical")
 SHUFFLES = ("jobs", "sessions")
+WEIGHS = ("sessions", "pairs")
 DISTANCES = 10  # Fig. 1's distances: 0 to 10 sessions apart
 REPEATS = 1000  # the paper's shuffles for Fig. 2
 SEED = 0
@@ -173,24 +175,57 @@ def _by_value(sessions: Sessions, values: np.ndarray) -> tuple[np.ndarray, np.nd
     return sessions.session[order], values[order], sessions.user[order]
 
 
-def _similarity(session: np.ndarray, value: np.ndarray, session_user: np.ndarray, distances: int,
-                statistic: str) -> np.ndarray:
-    total, equal, count = _walk(session, value, session_user, distances)
-    pairs = _pairs(count, session_user, distances)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(pairs > 0, (total if statistic == "mean" else equal) / pairs, np.nan)
+def pair_sums(sessions: Sessions, values: np.ndarray, distances: int = DISTANCES,
+              statistic: str = "mean") -> tuple[np.ndarray, np.ndarray]:
+    """sessions x (distances + 1), twice: per session and distance d, the
+    sum of the pairs' similarities (min/max, or 1 for equal values) with
+    the session d later of the same user, and the number of those pairs (at
+    d = 0, pairs of two jobs of the session). `values` is per job in
+    `sessions.order`; a job without a value is in no pair."""
+    if statistic not in STATISTICS:
+        raise UsageError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
+    distances = whole("distances", distances, 0, MAX_COUNT)
+    session, value, _ = _by_value(sessions, values)
+    total, equal, count = _walk(session, value, sessions.session_user, distances)
+    return (total if statistic == "mean" else equal), _pairs(count, sessions.session_user, distances)
 
 
 def session_similarity(sessions: Sessions, values: np.ndarray, distances: int = DISTANCES,
                        statistic: str = "mean") -> np.ndarray:
     """sessions x (distances + 1): each session's similarity with the one d
     later of the same user; NaN where either has no valued job (at d = 0,
-    fewer than two). `values` is per job in `sessions.order`."""
-    if statistic not in STATISTICS:
-        raise UsageError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
-    distances = whole("distances", distances, 0, MAX_COUNT)
-    session, value, _ = _by_value(sessions, values)
-    return _similarity(session, value, sessions.session_user, distances, statistic)
+    fewer than two)."""
+    sums, pairs = pair_sums(sessions, values, distances, statistic)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(pairs > 0, sums / pairs, np.nan)
+
+
+def pooled_similarity(sessions: Sessions, sums: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """users x distances: each user's pairs of jobs at each distance pooled,
+    every pair weighing the same (large sessions weigh more than with
+    `user_similarity`), NaN where it has none."""
+    users = len(sessions.ids)
+    out = np.full((users, sums.shape[1]), np.nan)
+    for d in range(sums.shape[1]):
+        total = np.bincount(sessions.session_user, weights=sums[:, d], minlength=users)
+        count = np.bincount(sessions.session_user, weights=pairs[:, d], minlength=users)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[:, d] = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    return out
+
+
+def per_user(sessions: Sessions, values: np.ndarray, distances: int = DISTANCES, statistic: str = "mean",
+             weigh: str = "sessions") -> np.ndarray:
+    """users x (distances + 1): each user's similarity at each distance,
+    its session pairs weighing the same (`sessions`) or its job pairs
+    (`pairs`)."""
+    if weigh not in WEIGHS:
+        raise UsageError(f"weigh must be one of {', '.join(WEIGHS)}, not {weigh!r}")
+    sums, pairs = pair_sums(sessions, values, distances, statistic)
+    if weigh == "pairs":
+        return pooled_similarity(sessions, sums, pairs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return user_similarity(sessions, np.where(pairs > 0, sums / pairs, np.nan))
 
 
 def user_similarity(sessions: Sessions, similarity: np.ndarray) -> np.ndarray:
@@ -258,19 +293,71 @@ def _mean(values: np.ndarray) -> float | None:
     return float(values.mean()) if len(values) else None
 
 
+@njit(cache=True)
+def _null(session: np.ndarray, value: np.ndarray, user: np.ndarray, session_user: np.ndarray, users: int,
+          repeats: int, identical: bool, pooled: bool, seed: int) -> np.ndarray:
+    """`repeats` times: each user's jobs mixed among its sessions in place
+    (Fisher-Yates; mixing a mixed order again gives an order as random),
+    then the mean over users of their mean distance-0 similarity."""
+    np.random.seed(seed)
+    labels = session.copy()
+    n, sessions = len(labels), len(session_user)
+    out = np.empty(repeats)
+    for r in range(repeats):
+        i = 0
+        while i < n:
+            k = i
+            while k < n and user[k] == user[i]:
+                k += 1
+            for a in range(i, k - 1):
+                b = a + int(np.random.random() * (k - a))
+                labels[a], labels[b] = labels[b], labels[a]
+            i = k
+        total = np.zeros(sessions)
+        prefix = np.zeros(sessions)
+        count = np.zeros(sessions)
+        last = np.full(sessions, -1.0)
+        run = np.zeros(sessions)
+        for j in range(n):
+            s = labels[j]
+            v = value[j]
+            if identical:
+                if last[s] == v:
+                    total[s] += run[s]
+                    run[s] += 1
+                else:
+                    last[s] = v
+                    run[s] = 1
+            else:
+                total[s] += prefix[s] / v if v > 0 else count[s]
+            prefix[s] += v
+            count[s] += 1
+        user_total = np.zeros(users)
+        user_count = np.zeros(users)
+        for s in range(sessions):
+            if count[s] > 1:
+                pairs = count[s] * (count[s] - 1) / 2
+                user_total[session_user[s]] += total[s] if pooled else total[s] / pairs
+                user_count[session_user[s]] += pairs if pooled else 1
+        mean, defined = 0.0, 0
+        for u in range(users):
+            if user_count[u] > 0:
+                mean += user_total[u] / user_count[u]
+                defined += 1
+        out[r] = mean / defined if defined else np.nan
+    return out
+
+
 def null_distribution(sessions: Sessions, values: np.ndarray, repeats: int = REPEATS, statistic: str = "mean",
-                      rng: np.random.Generator | None = None) -> np.ndarray:
+                      rng: np.random.Generator | None = None, weigh: str = "sessions") -> np.ndarray:
     """Fig. 2: the mean over users of the distance-0 similarity, once per
-    shuffle of each user's jobs among its sessions."""
+    shuffle of each user's jobs among its sessions (every session keeping
+    its size)."""
     repeats = whole("repeats", repeats, 0, MAX_COUNT)
     rng = rng if rng is not None else np.random.default_rng(SEED)
     session, value, user = _by_value(sessions, values)
-    out = np.empty(repeats)
-    for i in range(repeats):
-        mixed = _mix(session, user, rng.random(len(session)))
-        at0 = _similarity(mixed, value, sessions.session_user, 0, statistic)
-        out[i] = np.nan if (m := _mean(user_similarity(sessions, at0)[:, 0])) is None else m
-    return out
+    return _null(session, value, user, sessions.session_user, len(sessions.ids), repeats, statistic == "identical",
+                 weigh == "pairs", int(rng.integers(2**31)))
 
 
 @dataclass
@@ -313,7 +400,7 @@ class SessionReport:
 
 def session_report(jobs: Any, attributes: tuple[str, ...] = tuple(ATTRIBUTES), distances: int = DISTANCES,
                    statistic: str = "mean", shuffle: str = "jobs", repeats: int = REPEATS, seed: int = SEED,
-                   gap: float = SESSION_GAP) -> SessionReport:
+                   gap: float = SESSION_GAP, weigh: str = "sessions") -> SessionReport:
     """Section 3 for `jobs` (the archive's columns user_id, submit, wait,
     run, procs, req_procs, req_time): per attribute Fig. 1's curves for
     distances 0..`distances` and the locality table, of the log and of one
@@ -327,22 +414,22 @@ def session_report(jobs: Any, attributes: tuple[str, ...] = tuple(ATTRIBUTES), d
         raise UsageError(f"statistic must be one of {', '.join(STATISTICS)}, not {statistic!r}")
     if shuffle not in SHUFFLES:
         raise UsageError(f"shuffle must be one of {', '.join(SHUFFLES)}, not {shuffle!r}")
+    if weigh not in WEIGHS:
+        raise UsageError(f"weigh must be one of {', '.join(WEIGHS)}, not {weigh!r}")
     submit = _column(jobs, "submit")
     sessions = split_sessions(_column(jobs, "user_id"), submit,
                               job_ends(submit, _column(jobs, "wait"), _column(jobs, "run")), gap)
     results = []
     for a, attribute in enumerate(attributes):
         values = attribute_values(jobs, attribute)[sessions.order]
-        per_user = user_similarity(sessions, session_similarity(sessions, values, distances, statistic))
+        users = per_user(sessions, values, distances, statistic, weigh)
         rng = np.random.default_rng([seed, a])
-        mixed = shuffled(sessions, shuffle, rng)
-        mixed_user = user_similarity(mixed, session_similarity(mixed, values, distances, statistic))
-        null = null_distribution(sessions, values, repeats, statistic, rng)
-        results.append(AttributeSimilarity(attribute, int(np.isfinite(values).sum()), curve(per_user),
-                                           curve(mixed_user), locality_table(per_user), locality_table(mixed_user),
-                                           null))
-    settings = {"distances": distances, "statistic": statistic, "shuffle": shuffle, "repeats": int(repeats),
-                "seed": seed, "gap": float(sessions.gap)}
+        mixed = per_user(shuffled(sessions, shuffle, rng), values, distances, statistic, weigh)
+        null = null_distribution(sessions, values, repeats, statistic, rng, weigh)
+        results.append(AttributeSimilarity(attribute, int(np.isfinite(values).sum()), curve(users), curve(mixed),
+                                           locality_table(users), locality_table(mixed), null))
+    settings = {"distances": distances, "statistic": statistic, "weigh": weigh, "shuffle": shuffle,
+                "repeats": int(repeats), "seed": seed, "gap": float(sessions.gap)}
     return SessionReport(len(sessions.ids), len(sessions.session_user), settings, results)
 
 

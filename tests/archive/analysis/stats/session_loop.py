@@ -14,7 +14,8 @@ def _procs(df: pd.DataFrame) -> pd.Series:
     return df["procs"].where(df["procs"] > 0, df["req_procs"].where(df["req_procs"] > 0))
 
 
-def loop_similarity(df: pd.DataFrame, attribute: str, distances: int, statistic: str = "mean") -> dict:
+def loop_similarity(df: pd.DataFrame, attribute: str, distances: int, statistic: str = "mean",
+                    weigh: str = "sessions") -> dict:
     """user id -> [similarity at d = 0..distances] (NaN where undefined) of
     a frame with pandas_log's column names."""
     df = df[(df["submit"] >= 0) & (df["user"] >= 0)]
@@ -35,7 +36,7 @@ def loop_similarity(df: pd.DataFrame, attribute: str, distances: int, statistic:
         sessions = [np.array([v for v in s if np.isfinite(v)]) for s in sessions]
         row = []
         for d in range(distances + 1):
-            sims = []
+            sims, every = [], []
             for k in range(len(sessions) - d):
                 a, b = sessions[k], sessions[k + d]
                 r = _ratios(a, b, statistic)
@@ -44,7 +45,9 @@ def loop_similarity(df: pd.DataFrame, attribute: str, distances: int, statistic:
                     r = r[keep]
                 if r.size:
                     sims.append(r.mean())
-            row.append(np.mean(sims) if sims else np.nan)
+                    every.extend(r.ravel())
+            pooled = every if weigh == "pairs" else sims
+            row.append(np.mean(pooled) if pooled else np.nan)
         out[int(user)] = row
     return out
 

@@ -8,8 +8,8 @@ import pytest
 from real_logs import pandas_log
 from session_loop import loop_similarity
 from wla.archive.analysis.stats import sessions as ss
-from wla.archive.kernel.errors import OptionError, UsageError
 from wla.archive.analysis.stats.users import job_ends, user_statistics
+from wla.archive.kernel.errors import OptionError, UsageError
 
 DAY = 86400.0
 
@@ -27,10 +27,10 @@ MADE = _jobs([(7, 0, 10, 1), (7, 10, 10, 2), (7, DAY, 10, 4), (7, 2 * DAY, 10, 1
               (8, 0, 0, 3), (8, 5, 0, 3), (8, 9, 5, 3)])
 
 
-def _per_user(jobs, attribute, distances=2, statistic="mean"):
+def _per_user(jobs, attribute, distances=2, statistic="mean", weigh="sessions"):
     s = ss.split_sessions(jobs["user_id"], jobs["submit"], job_ends(jobs["submit"], jobs["wait"], jobs["run"]))
     values = ss.attribute_values(jobs, attribute)[s.order]
-    return s, ss.user_similarity(s, ss.session_similarity(s, values, distances, statistic))
+    return s, ss.per_user(s, values, distances, statistic, weigh)
 
 
 def test_made_users_by_hand():
@@ -39,6 +39,8 @@ def test_made_users_by_hand():
     # d = 0: 1/2 within [1, 2]; d = 1: [1, 2]-[4] is (1/4 + 2/4)/2, [4]-[1] is 1/4; d = 2: [1, 2]-[1] is (1 + 1/2)/2
     assert procs[0] == pytest.approx([0.5, (0.375 + 0.25) / 2, 0.75])
     assert procs[1, 0] == 1.0 and np.isnan(procs[1, 1:]).all()  # three jobs of 3 processors, one session
+    _, pooled = _per_user(MADE, "procs", weigh="pairs")
+    assert pooled[0] == pytest.approx([0.5, (0.25 + 0.5 + 0.25) / 3, 0.75])  # every pair of jobs alike
     _, identical = _per_user(MADE, "procs", statistic="identical")
     assert identical[0] == pytest.approx([0.0, 0.0, 0.5])
     _, run = _per_user(MADE, "run")
@@ -50,7 +52,8 @@ def test_a_session_lasts_while_any_earlier_job_runs():
     jobs = _jobs([(1, 0, 5000, 1), (1, 100, 10, 1), (1, 6100, 10, 1), (1, 6100 + 10 + 1201, 10, 1)])
     s = ss.split_sessions(jobs["user_id"], jobs["submit"], job_ends(jobs["submit"], jobs["wait"], jobs["run"]))
     assert list(s.session) == [0, 0, 0, 1]
-    assert ss.split_sessions(jobs["user_id"], jobs["submit"], jobs["submit"] + jobs["run"], gap=10_000).session.max() == 0
+    wide = ss.split_sessions(jobs["user_id"], jobs["submit"], jobs["submit"] + jobs["run"], gap=10_000)
+    assert wide.session.max() == 0
 
 
 def test_the_table_counts_users_by_which_distance_is_more_similar():
@@ -94,13 +97,16 @@ def test_the_report_is_the_same_for_the_same_seed_and_checks_its_arguments():
         ss.session_report(MADE, attributes=("cpu",))
     with pytest.raises(UsageError):
         ss.session_report(MADE, shuffle="users")
+    with pytest.raises(UsageError):
+        ss.session_report(MADE, weigh="jobs")
 
 
-def _loop_equal(name: str, attribute: str, statistic: str = "mean", distances: int = 3) -> None:
+def _loop_equal(name: str, attribute: str, statistic: str = "mean", distances: int = 3,
+                weigh: str = "sessions") -> None:
     df = pandas_log(name)
-    expected = loop_similarity(df, attribute, distances, statistic)
+    expected = loop_similarity(df, attribute, distances, statistic, weigh)
     jobs = df.rename(columns={"user": "user_id"})
-    s, got = _per_user(jobs, attribute, distances, statistic)
+    s, got = _per_user(jobs, attribute, distances, statistic, weigh)
     assert list(s.ids) == sorted(expected)
     np.testing.assert_allclose(got, np.array([expected[u] for u in s.ids]), rtol=0, atol=1e-9)
 
@@ -109,6 +115,7 @@ def _loop_equal(name: str, attribute: str, statistic: str = "mean", distances: i
 def test_a_real_head_file_as_a_plain_loop_gives_it(attribute):
     _loop_equal("HPC2N-2002-2.2-head3170", attribute)
     _loop_equal("HPC2N-2002-2.2-head3170", attribute, "identical", 2)
+    _loop_equal("HPC2N-2002-2.2-head3170", attribute, "mean", 2, "pairs")
 
 
 def test_sessions_are_those_of_the_per_user_statistics():
@@ -125,3 +132,22 @@ def test_sessions_are_those_of_the_per_user_statistics():
 def test_whole_real_logs_as_a_plain_loop_gives_them(name):
     for attribute in ss.ATTRIBUTES:
         _loop_equal(name, attribute)
+    _loop_equal(name, "run", weigh="pairs")
+
+
+def test_job_shuffles_draw_every_split_of_a_users_jobs_alike():
+    # sessions of two jobs each, values 1..4: the splits {12|34}, {13|24}, {14|23}
+    # give (1/2 + 3/4)/2, (1/3 + 2/4)/2 and (1/4 + 2/3)/2, one third of the time each
+    jobs = _jobs([(1, 0, 10, 1), (1, 10, 10, 2), (1, DAY, 10, 3), (1, DAY + 10, 10, 4)])
+    s, per_user = _per_user(jobs, "procs", 0)
+    assert per_user[0, 0] == pytest.approx(0.625)
+    null = ss.null_distribution(s, ss.attribute_values(jobs, "procs")[s.order], 3000, rng=np.random.default_rng(1))
+    splits = np.array([0.625, 5 / 12, 11 / 24])
+    assert np.abs(null[:, None] - splits[None, :]).min(axis=1).max() < 1e-12
+    shares = [(np.abs(null - x) < 1e-12).mean() for x in splits]
+    assert shares == pytest.approx([1 / 3] * 3, abs=0.04)
+    pooled = ss.null_distribution(s, ss.attribute_values(jobs, "procs")[s.order], 50, weigh="pairs")
+    assert np.abs(pooled[:, None] - splits[None, :]).min(axis=1).max() < 1e-12  # two pairs per split either way
+    same = _jobs([(1, 0, 10, 2), (1, 10, 10, 2), (1, DAY, 10, 2), (1, DAY + 10, 10, 2)])
+    s, _ = _per_user(same, "procs", 0)
+    assert list(ss.null_distribution(s, ss.attribute_values(same, "procs")[s.order], 4, "identical")) == [1.0] * 4
