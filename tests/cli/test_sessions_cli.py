@@ -1,4 +1,4 @@
-"""`wla sessions` on SDSC-SP2: the numbers of the library on the file as
+"""`wla sessions` (cli/sessions.py) on SDSC-SP2: the numbers of the library on the file as
 pandas reads it, Figs. 1 and 2 drawn, the same seed the same output, and
 refusals in one line."""
 from __future__ import annotations

@@ -356,8 +356,8 @@ def null_distribution(sessions: Sessions, values: np.ndarray, repeats: int = REP
     repeats = whole("repeats", repeats, 0, MAX_COUNT)
     rng = rng if rng is not None else np.random.default_rng(SEED)
     session, value, user = _by_value(sessions, values)
-    return _null(session, value, user, sessions.session_user, len(sessions.ids), repeats, statistic == "identical",
-                 weigh == "pairs", int(rng.integers(2**31)))
+    return _null(session.astype(np.int32), value, user.astype(np.int32), sessions.session_user,
+                 len(sessions.ids), repeats, statistic == "identical", weigh == "pairs", int(rng.integers(2**31)))
 
 
 @dataclass
@@ -375,9 +375,10 @@ class AttributeSimilarity:
 
     def as_dict(self, detail: bool = True) -> dict:
         null, at0 = self.null, self.log["mean"][0]
+        finite = null[np.isfinite(null)]
         summary = {"repeats": int(len(null)), "mean": _mean(null),
-                   "max": float(np.nanmax(null)) if len(null) else None,
-                   "at_least_log": int((null >= at0).sum()) if at0 is not None else None}
+                   "max": float(finite.max()) if len(finite) else None,
+                   "at_least_log": int((finite >= at0).sum()) if at0 is not None else None}
         return {"attribute": self.attribute, "jobs": self.jobs, "log": self.log, "shuffled": self.shuffled,
                 "table": self.table, "shuffled_table": self.shuffled_table,
                 "null": {**summary, **({"values": null.tolist()} if detail else {})}}

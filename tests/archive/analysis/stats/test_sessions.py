@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from real_logs import pandas_log
 from session_loop import loop_similarity
+from wla.archive.analysis.stats import job_ends, user_statistics
 from wla.archive.analysis.stats import sessions as ss
-from wla.archive.analysis.stats.users import job_ends, user_statistics
 from wla.archive.kernel.errors import OptionError, UsageError
 
 DAY = 86400.0
