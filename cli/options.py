@@ -279,9 +279,9 @@ SessionDistances = from_library(10, "--distances", source=f"{SESSIONS}.distances
 SessionStatistic = from_library("mean", "--statistic", source=f"{SESSIONS}.statistic", callback=lowered,
                                 help="Two sessions' similarity over their job pairs: mean (of min/max) or "
                                      "identical (the share of pairs of equal values)")
-SessionWeigh = from_library("sessions", "--weigh", source=f"{SESSIONS}.weigh", callback=lowered,
-                            help="A user's similarity at a distance: the mean over its session pairs (sessions) "
-                                 "or over all its job pairs (pairs, large sessions weighing more)")
+SessionWeigh = from_library("pairs", "--weigh", source=f"{SESSIONS}.weigh", callback=lowered,
+                            help="A user's similarity at a distance: the mean over all its job pairs (pairs, large "
+                                 "sessions weighing more) or over its session pairs (sessions)")
 SessionShuffle = from_library("jobs", "--shuffle", source=f"{SESSIONS}.shuffle", callback=lowered,
                               help="The null model beside the log: jobs (each user's jobs mixed among its "
                                    "sessions, the paper's) or sessions (each user's sessions in a random order)")

@@ -7,9 +7,9 @@ Two jobs' similarity on an attribute is min/max of their values (1 when
 both are 0). Two sessions' similarity is its mean over all pairs of a job
 from each (`identical`: the share of pairs of equal values); a session with
 itself pairs each job with every other, never with itself. A user's
-similarity at distance d is the mean over its pairs of sessions d apart
-(the k-th and the (k+d)-th among all its sessions) where that is defined,
-or, weighing pairs, the mean over all its pairs of jobs d sessions apart.
+similarity at distance d is the mean over all its pairs of jobs d sessions
+apart (the k-th and the (k+d)-th among all its sessions), or, weighing
+sessions, the mean over its pairs of sessions d apart of their similarity.
 Sessions are those of the per-user statistics (`users.py`): a job opens a
 new one when it comes more than the gap after the latest end of the user's
 jobs so far.
@@ -37,6 +37,7 @@ ATTRIBUTES = {"procs": "processors", "req_time": "requested run time", "run": "r
 STATISTICS = ("mean", "identical")
 SHUFFLES = ("jobs", "sessions")
 WEIGHS = ("sessions", "pairs")
+WEIGH = "pairs"  # nearer the paper's Tables II-IV than session pairs weighing the same (docs/pages/reproductions)
 DISTANCES = 10  # Fig. 1's distances: 0 to 10 sessions apart
 REPEATS = 1000  # the paper's shuffles for Fig. 2
 SEED = 0
@@ -215,7 +216,7 @@ def pooled_similarity(sessions: Sessions, sums: np.ndarray, pairs: np.ndarray) -
 
 
 def per_user(sessions: Sessions, values: np.ndarray, distances: int = DISTANCES, statistic: str = "mean",
-             weigh: str = "sessions") -> np.ndarray:
+             weigh: str = WEIGH) -> np.ndarray:
     """users x (distances + 1): each user's similarity at each distance,
     its session pairs weighing the same (`sessions`) or its job pairs
     (`pairs`)."""
@@ -349,7 +350,7 @@ def _null(session: np.ndarray, value: np.ndarray, user: np.ndarray, session_user
 
 
 def null_distribution(sessions: Sessions, values: np.ndarray, repeats: int = REPEATS, statistic: str = "mean",
-                      rng: np.random.Generator | None = None, weigh: str = "sessions") -> np.ndarray:
+                      rng: np.random.Generator | None = None, weigh: str = WEIGH) -> np.ndarray:
     """Fig. 2: the mean over users of the distance-0 similarity, once per
     shuffle of each user's jobs among its sessions (every session keeping
     its size)."""
@@ -401,7 +402,7 @@ class SessionReport:
 
 def session_report(jobs: Any, attributes: tuple[str, ...] = tuple(ATTRIBUTES), distances: int = DISTANCES,
                    statistic: str = "mean", shuffle: str = "jobs", repeats: int = REPEATS, seed: int = SEED,
-                   gap: float = SESSION_GAP, weigh: str = "sessions") -> SessionReport:
+                   gap: float = SESSION_GAP, weigh: str = WEIGH) -> SessionReport:
     """Section 3 for `jobs` (the archive's columns user_id, submit, wait,
     run, procs, req_procs, req_time): per attribute Fig. 1's curves for
     distances 0..`distances` and the locality table, of the log and of one
