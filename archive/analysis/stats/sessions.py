@@ -409,7 +409,9 @@ def session_report(jobs: Any, attributes: tuple[str, ...] = tuple(ATTRIBUTES), d
     `shuffle`, and the distance-0 mean over `repeats` job shuffles (Fig. 2).
     The same seed gives the same shuffles."""
     distances = whole("distances", distances, 2, MAX_COUNT)
+    repeats = whole("repeats", repeats, 0, MAX_COUNT)
     seed = whole("seed", seed, 0, MAX_SEED)
+    gap = number("gap", gap, 0, None)
     for a in attributes:
         attribute_values({"procs": [], "req_procs": [], "req_time": [], "run": []}, a)  # names checked first
     if statistic not in STATISTICS:
