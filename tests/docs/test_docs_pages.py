@@ -89,11 +89,11 @@ def test_the_slow_examples_print_what_their_page_shows(page, tmp_path, monkeypat
 
 
 def test_the_slow_examples_are_the_studies_on_the_real_logs():
-    """Seven studies of minutes, on the pages that show them; nothing else is left out."""
+    """Eight studies of minutes, on the pages that show them; nothing else is left out."""
     slow = {(name(p), e.text.split()[1]) for p in pages() for e in examples(p) if e.slow}
-    assert sorted(slow) == [("resampling", "sweep"), ("resampling", "validate"),
-                            ("shaking", "compare"), ("shaking", "sweep")]
-    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 7
+    assert sorted(slow) == [("reproductions/sessions", "sessions"), ("resampling", "sweep"),
+                            ("resampling", "validate"), ("shaking", "compare"), ("shaking", "sweep")]
+    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 8
 
 
 def test_a_single_page_runs_alone_by_its_name():
