@@ -2,6 +2,8 @@
 users, and on real logs against a plain loop over every pair of jobs."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -151,3 +153,34 @@ def test_job_shuffles_draw_every_split_of_a_users_jobs_alike():
     same = _jobs([(1, 0, 10, 2), (1, 10, 10, 2), (1, DAY, 10, 2), (1, DAY + 10, 10, 2)])
     s, _ = _per_user(same, "procs", 0)
     assert list(ss.null_distribution(s, ss.attribute_values(same, "procs")[s.order], 4, "identical")) == [1.0] * 4
+
+
+PAGE = Path(__file__).resolve().parents[4] / "docs" / "pages" / "reproductions" / "sessions.md"
+
+
+def _page_tables() -> dict:
+    """(attribute, log) -> the six shares wla's Tables II-IV rows on the docs page give."""
+    out, attribute = {}, None
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("### Table"):
+            attribute = {"II": "procs", "III": "req_time", "IV": "run"}[line.split()[2].rstrip(":")]
+        elif attribute and line.startswith("| ") and "-cln" in line:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            out[(attribute, cells[0])] = [float(c.split()[0]) for c in cells[2:8]]
+    return out
+
+
+def test_the_page_has_a_row_per_log_and_table():
+    rows = _page_tables()
+    assert len(rows) == 21 and {a for a, _ in rows} == set(ss.ATTRIBUTES)
+
+
+@pytest.mark.slow
+def test_the_tables_on_the_docs_page_are_what_the_logs_give():
+    rows = _page_tables()
+    for log in sorted({log for _, log in rows}):
+        report = ss.session_report(pandas_log(log).rename(columns={"user": "user_id"}), repeats=0)
+        for a in report.attributes:
+            t = a.table
+            got = [t[pair][k] for pair in ("0 vs 1", "1 vs 2") for k in ("shorter", "equal", "longer")]
+            assert [round(x, 3) for x in got] == rows[(a.attribute, log)], (log, a.attribute)
