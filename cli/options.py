@@ -277,12 +277,13 @@ SessionDistances = from_library(10, "--distances", source=f"{SESSIONS}.distances
                                 help="The curves' distances: 0 to D sessions apart (at least 2, which the "
                                      "tables compare)")
 SessionStatistic = from_library("mean", "--statistic", source=f"{SESSIONS}.statistic", callback=lowered,
+                                metavar="STATISTIC",
                                 help="Two sessions' similarity over their job pairs: mean (of min/max) or "
                                      "identical (the share of pairs of equal values)")
-SessionWeigh = from_library("pairs", "--weigh", source=f"{SESSIONS}.weigh", callback=lowered,
+SessionWeigh = from_library("pairs", "--weigh", source=f"{SESSIONS}.weigh", callback=lowered, metavar="PAIRS",
                             help="A user's similarity at a distance: the mean over all its job pairs (pairs, large "
                                  "sessions weighing more) or over its session pairs (sessions)")
-SessionShuffle = from_library("jobs", "--shuffle", source=f"{SESSIONS}.shuffle", callback=lowered,
+SessionShuffle = from_library("jobs", "--shuffle", source=f"{SESSIONS}.shuffle", callback=lowered, metavar="WHAT",
                               help="The null model beside the log: jobs (each user's jobs mixed among its "
                                    "sessions, the paper's) or sessions (each user's sessions in a random order)")
 SessionRepeats = from_library(1000, "--repeats", source=f"{SESSIONS}.repeats",
