@@ -71,8 +71,8 @@ def sessions_text(data: dict) -> str:
 
     s = data["settings"]
     lines = _notes(f"{data['log']}: {count(data['users'], 'user')}, {count(data['sessions'], 'session')} "
-                   f"(a new one after {s['gap']:g} s without work); similarity: {s['statistic']} "
-                   f"{'min/max' if s['statistic'] == 'mean' else 'equal values'} over job pairs, users' "
+                   f"(a new one after {s['gap']:g} s without work); similarity: "
+                   f"{'mean min/max' if s['statistic'] == 'mean' else 'share of equal values'} over job pairs, users' "
                    f"{'session' if s['weigh'] == 'sessions' else 'job'} pairs weighing the same; "
                    f"shuffle: {s['shuffle']}, seed {s['seed']}")
     for a in data["attributes"]:
