@@ -19,7 +19,7 @@ from . import options
 # published, simulated.
 FLOW = ("ingest", "pull", "convert", "ls", "info", "set", "note", "sql", "export", "quality", "flurries", "load",
         "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance", "publish", "site",
-        "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "validate", "esp", "doctor")
+        "simulate", "shake", "sweep", "compare", "users", "resample", "stats", "sessions", "validate", "esp", "doctor")
 
 
 # Options spelled another way before: (command, old flags) -> what to write

@@ -12,7 +12,7 @@ import typer
 from wla.archive.kernel import jit
 from wla.archive.kernel.errors import Escaped, WlaError, one_line
 
-from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, simulation, website  # noqa: F401  (register their commands)
+from . import analysis, cleaning, doctor, evaluation, logs, pull, resampling, sessions, simulation, website  # noqa: F401  (register their commands)
 from .app import RUN, app, command  # noqa: F401  (app: the typer application, for whoever embeds wla)
 from .spelling import told
 

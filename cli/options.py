@@ -298,6 +298,33 @@ ValidatePlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
                             help="Draw histograms.png (the log marked) and pox.png into this folder")
 ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a table name, or FILE.parquet")
 
+# -- session similarity ---------------------------------------------------------------------------
+
+SESSIONS = "wla.archive.analysis.stats.sessions:session_report"
+SessionAttributes = typer.Option(None, "--attribute", metavar="ATTRIBUTE", callback=lowered,
+                                 help="procs, req_time or run (repeatable) [default: all three, the paper's "
+                                      "Tables II, III and IV]")
+SessionDistances = from_library(10, "--distances", source=f"{SESSIONS}.distances", metavar="D",
+                                help="The curves' distances: 0 to D sessions apart (at least 2, which the "
+                                     "tables compare)")
+SessionStatistic = from_library("mean", "--statistic", source=f"{SESSIONS}.statistic", callback=lowered,
+                                metavar="STATISTIC",
+                                help="Two sessions' similarity over their job pairs: mean (of min/max) or "
+                                     "identical (the share of pairs of equal values)")
+SessionWeigh = from_library("pairs", "--weigh", source=f"{SESSIONS}.weigh", callback=lowered, metavar="PAIRS",
+                            help="A user's similarity at a distance: the mean over all its job pairs (pairs, large "
+                                 "sessions weighing more) or over its session pairs (sessions)")
+SessionShuffle = from_library("jobs", "--shuffle", source=f"{SESSIONS}.shuffle", callback=lowered, metavar="WHAT",
+                              help="The null model beside the log: jobs (each user's jobs mixed among its "
+                                   "sessions, the paper's) or sessions (each user's sessions in a random order)")
+SessionRepeats = from_library(1000, "--repeats", source=f"{SESSIONS}.repeats",
+                              help="Job shuffles for the distance-0 null distribution (Fig. 2); 0: none")
+SessionSeed = from_library(0, "--seed", source=f"{SESSIONS}.seed",
+                           help="Seed of the shuffles: the same seed gives the same numbers")
+SessionGap = from_library(1200.0, "--session-gap", source=f"{SESSIONS}.gap", metavar="SECONDS",
+                          help="A job opens a new session when it comes more than this after the latest end of "
+                               "the user's earlier jobs")
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 Warm = from_library(False, "--warm", source="wla.sim.doctor:doctor.warm",

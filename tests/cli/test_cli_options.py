@@ -105,7 +105,7 @@ def test_help_lists_the_commands_in_the_order_of_the_work():
     assert listed == ["ingest", "pull", "convert", "ls", "info", "set", "note", "sql", "export", "quality", "flurries",
                       "load", "capacity", "rules", "clean", "versions", "recipe", "diff", "why", "provenance",
                       "publish", "site", "simulate", "shake", "sweep", "compare", "users", "resample", "stats",
-                      "validate", "esp", "doctor"]
+                      "sessions", "validate", "esp", "doctor"]
 
 
 # What a command loads, in a fresh interpreter: which of the modules named

@@ -17,8 +17,10 @@ import numpy as np
 from ...kernel.jit import Part, register
 
 # Registered before any module here compiles (the package is imported first).
-register(Part("the workload statistics", ("wla.archive.analysis.stats.locality", "wla.archive.analysis.stats.users"),
-              ("wla.archive.analysis.stats.locality:warm", "wla.archive.analysis.stats.users:warm"), 3))
+register(Part("the workload statistics", ("wla.archive.analysis.stats.locality", "wla.archive.analysis.stats.users",
+                                          "wla.archive.analysis.stats.sessions"),
+              ("wla.archive.analysis.stats.locality:warm", "wla.archive.analysis.stats.users:warm",
+               "wla.archive.analysis.stats.sessions:warm"), 3))
 
 # Every distribution is reported with these, in this order (None when empty).
 SUMMARY_KEYS = ("count", "mean", "median", "p10", "p90")
@@ -31,6 +33,7 @@ _EXPORTS = {
     "arrival_cycles": "collect",  # archive/analysis/cycles.py: the site draws the same counts
     "unaccommodated": "stability", "PERIODS": "stability",
     "workload_statistics": "collect", "scalar_statistics": "collect",
+    "session_report": "sessions", "SessionReport": "sessions",
     "write_plots": "plot", "pox_comparison": "plot",
 }
 
