@@ -835,7 +835,8 @@ def overlay(groups: dict) -> list[str]:
         rows.append([label, str(g["workloads"]), users, *(quantities.number(x) for x in (
                      g["median_jobs"], g["median_sessions"], g["median_session_length"] / 3600,
                      g["median_activity_period"] / 86400)),
-                     *(quantities.percent(g[f"bins_median_{a}"]) for a in ("run", "req_time", "procs"))])
+                     *("-" if g[f"bins_median_{a}"] is None else quantities.percent(g[f"bins_median_{a}"])
+                       for a in ("run", "req_time", "procs"))])
     head = ["overlaid", "runs", "users", "jobs/user", "sessions", "session h", "active d", "run bin",
             "req bin", "procs bin"]
     return [grid(head, rows, gap=1), "",

@@ -91,12 +91,19 @@ class Overlay:
             members = self.group(label)
             users = [c.user_count for c in members]
             out[label] = {"workloads": len(members), "users_min": min(users), "users_max": max(users),
-                          **{f"median_{name}": float(np.median([np.median(c.users[name]) for c in members]))
+                          **{f"median_{name}": _median_of_medians([c.users[name] for c in members])
                              for name in self.log.users},
-                          **{f"bins_median_{name}": float(np.median([np.median(c.bins[name]) if len(c.bins[name])
-                                                                     else np.nan for c in members]))
+                          **{f"bins_median_{name}": _median_of_medians([c.bins[name] for c in members])
                              for name in self.log.bins}}
-        return {"settings": self.settings, "groups": out}
+        return {"settings": self.settings,
+                "groups": {label: {k: None if isinstance(v, float) and not np.isfinite(v) else v
+                                   for k, v in g.items()} for label, g in out.items()}}
+
+
+def _median_of_medians(curves: list[np.ndarray]) -> float:
+    """The median over workloads of each one's median; NaN when none has a value."""
+    medians = [float(np.median(c)) for c in curves if len(c)]
+    return float(np.median(medians)) if medians else float("nan")
 
 
 def group_label(name: str | None, value: Any) -> str:
