@@ -93,6 +93,7 @@ class Overlay:
             out[label] = {"workloads": len(members), "users_min": min(users), "users_max": max(users),
                           **{f"median_{name}": _median_of_medians([c.users[name] for c in members])
                              for name in self.log.users},
+                          "most_jobs": float(np.median([c.users["jobs"][-1] for c in members if c.user_count])),
                           **{f"bins_median_{name}": _median_of_medians([c.bins[name] for c in members])
                              for name in self.log.bins}}
         return {"settings": self.settings,

@@ -95,6 +95,9 @@ def plot_bins_overlay(ov: Overlay, path: str | os.PathLike) -> None:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         days = ov.log.bins[name]
+        if not any(len(c.bins[name]) for c in ov.workloads):
+            ax.text(0.5, 0.5, f"no day of {MIN_JOBS} jobs with a known {ATTRIBUTE_LABELS[name]}", ha="center",
+                    transform=ax.transAxes, fontsize="small")
         median = f", median {plain(round(100 * float(np.median(days)), 1))}%" if len(days) else ""
         ax.set_title(f"{ATTRIBUTE_LABELS[name]} (log: {len(days):,} days{median})", fontsize="medium")
         ax.grid(True, linewidth=0.3, alpha=0.5)
