@@ -165,3 +165,28 @@ def test_validate_refuses_an_overlay_it_cannot_draw_before_any_work(sp2_archive_
     r = wla("validate", LOG, "--runs", "1", "--overlay", "procs=2", "--plot-dir", tmp_path / "w",
             archive=sp2_archive_file)
     assert r.status == 1 and "--overlay procs: one of load, rb_npw" in r.err and not (tmp_path / "w").exists()
+
+
+def _shown(groups: dict, label: str) -> tuple:
+    g = groups[label]
+    return (g["users_min"], g["users_max"], g["median_jobs"], g["most_jobs"],
+            *(round(100 * g[f"bins_median_{a}"], 1) if g[f"bins_median_{a}"] is not None else None
+              for a in ("run", "req_time", "procs")))
+
+
+@pytest.mark.slow
+def test_the_documented_overlays(real_archive):
+    """The numbers docs/pages/reproductions/overlays.md shows, from the overlays alone (no simulation)."""
+    sp2 = overlay(read_source(real_archive, LOG), runs=8).summary()["groups"]
+    assert _shown(sp2, "log") == (437, 437, 29.0, 3009.0, 21.7, 31.8, 33.3)
+    assert _shown(sp2, "resampled") == (393, 456, 32.25, 2981.0, 21.4, 32.4, 33.3)
+    cm5 = overlay(read_source(real_archive, "LANL-CM5-1994-4.1-cln", rb_from_flurries=True), runs=7,
+                  vary=parse_vary("rb_npw=0,0.125,0.1667,0.25")).summary()["groups"]
+    assert [cm5[k]["median_jobs"] for k in ("log", "rb_npw=0", "rb_npw=0.125", "rb_npw=0.1667", "rb_npw=0.25")] == [
+        141, 145, 200, 205.5, 251.5]
+    assert {g["most_jobs"] for g in cm5.values()} == {7823}
+    assert [round(cm5[k]["median_session_length"] / 3600, 3) for k in ("rb_npw=0", "rb_npw=0.25")] == [1.157, 1.577]
+    osc = overlay(read_source(real_archive, "OSC-Clust-2000-3.1-cln"), runs=8,
+                  settings=ResampleSettings(load=6)).summary()["groups"]
+    assert _shown(osc, "log") == (253, 253, 30.0, 2538.0, 28.3, None, 79.1)
+    assert _shown(osc, "resampled") == (1499, 1589, 28.5, 2538.0, 15.0, None, 76.3)
