@@ -295,7 +295,18 @@ ValidateRuns = from_library(1000, "--runs", source="wla.sim.evaluate.validate:va
 ValidateSeed = from_library(0, "--seed", source="wla.sim.evaluate.validate:validate.seed",
                             help="Seed: workload i is resampled with a seed drawn from (seed, i) alone")
 ValidatePlot = typer.Option(None, "--plot-dir", readable=False, metavar="DIR",
-                            help="Draw histograms.png (the log marked) and pox.png into this folder")
+                            help="Draw histograms.png (the log marked), pox.png and the overlays of the log and its "
+                                 "first workloads (overlay-users.png, overlay-bins.png) into this folder")
+OverlayVary = typer.Option(None, "--overlay", metavar="NAME=VALUES",
+                           help="Overlay workloads at each value of a resampling setting (load or rb_npw, "
+                                "e.g. rb_npw=0,0.125,0.25) instead of the settings given; drawn with --plot-dir")
+OverlayRuns = from_library(8, "--overlay-runs", source="wla.sim.evaluate.overlay:overlay.runs",
+                           help="Resampled workloads drawn over the log in the overlay figures (each value of "
+                                "--overlay: as many)")
+NormalizeUsers = from_library(False, "--normalize-users",
+                              source="wla.sim.evaluate.overlay_plot:plot_overlay.normalized",
+                              help="Draw the ranked users of the overlay over 0..1, so workloads with more users "
+                                   "than the log compare with it")
 ValidateSave = typer.Option(None, "--save", help="Store one row per workload: a table name, or FILE.parquet")
 
 # -- session similarity ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from wla.archive.kernel.errors import OptionError
 from wla.sim.evaluate.resample.settings import ResampleSettings
 from wla.sim.settings import SimSettings
 
@@ -130,6 +131,9 @@ def validate_cmd(
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
     plot_dir: Optional[Path] = options.ValidatePlot,
+    overlay: Optional[str] = options.OverlayVary,
+    overlay_runs: int = options.OverlayRuns,
+    normalize_users: bool = options.NormalizeUsers,
     save: Optional[str] = options.ValidateSave,
     force: bool = options.Force,
     match: str = options.StackMatch,
@@ -148,22 +152,35 @@ def validate_cmd(
     from .evaluation import _check_save, _save
 
     _check_save(save, force)
+    if overlay is not None and plot_dir is None:
+        raise OptionError("overlay", "is drawn into --plot-dir: give it too")
+    from wla.sim.evaluate.overlay import parse_vary
+
+    vary = None if overlay is None else parse_vary(overlay)  # refused before any work
     ctx = context(archive)
     with ctx.reading() as a:
         name = resolve(a, log, version).name
         warnings = log_warnings(a, name)
         src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries)
+    ov = None
+    if plot_dir is not None:  # first: a setting it refuses is refused before the simulations
+        from wla.sim.evaluate.overlay import overlay as overlay_of
+
+        with progress.display("overlay", "workloads", quiet=as_json, rate=True) as shown:
+            ov = overlay_of(src, runs=overlay_runs, seed=seed, settings=resample, vary=vary, progress=shown)
     with progress.display("validate", "workloads", quiet=as_json, rate=True) as shown:
         result = validate(src, runs=runs, seed=seed, settings=resample, workers=workers, dask=dask,
                           progress=shown, match=match, hurst_fit=hurst_fit, sim=sim)
     saved = _save(ctx, result.runs, result.to_json(), save, force)
-    drawn = []
-    if plot_dir is not None:
+    drawn, overlaid = [], {}
+    if ov is not None:
+        from wla.sim.evaluate.overlay_plot import plot_overlay
         from wla.sim.evaluate.validate_plot import plot_validation
 
-        drawn = plot_validation(result, plot_dir)
+        drawn = plot_validation(result, plot_dir) + plot_overlay(ov, plot_dir, normalized=normalize_users)
+        overlaid = {"overlay": ov.summary()["groups"]}
     warnings += result.warnings
-    show({**result.summary(), "warnings": warnings}, as_json, text.validation, wide=wide)
+    show({**result.summary(), **overlaid, "warnings": warnings}, as_json, text.validation, wide=wide)
     warn(warnings)
     if saved:
         typer.echo(f"{len(result.runs):,} rows saved to {saved}", err=True)

@@ -822,4 +822,23 @@ def validation(summary: dict) -> str:
     lines.append(grid(["statistic", "log", "resampled mean", "p5", "p95", "log at"], rows, gap=2))
     lines += [""] + _notes("log at: the share of resampled workloads below the log's value (p50: in the middle; "
                            "p0 or p100: outside them all)")
+    if "overlay" in summary:
+        lines += ["", *overlay(summary["overlay"])]
     return "\n".join(lines)
+
+
+def overlay(groups: dict) -> list[str]:
+    """The overlay figures' workloads in numbers: per group, the medians over its workloads of each one's median."""
+    rows = []
+    for label, g in groups.items():
+        users = f"{g['users_min']}" if g["users_min"] == g["users_max"] else f"{g['users_min']}-{g['users_max']}"
+        rows.append([label, str(g["workloads"]), users, *(quantities.number(x) for x in (
+                     g["median_jobs"], g["most_jobs"], g["median_sessions"], g["median_session_length"] / 3600,
+                     g["median_activity_period"] / 86400)),
+                     *("-" if g[f"bins_median_{a}"] is None else quantities.percent(g[f"bins_median_{a}"])
+                       for a in ("run", "req_time", "procs"))])
+    head = ["overlaid", "runs", "users", "jobs/user", "most jobs", "sessions", "session h", "active d", "run bin",
+            "req bin", "procs bin"]
+    return [grid(head, rows, gap=1), "",
+            *_notes("per-user figures: the median user's, and the jobs of the user with most; bins: the median "
+                    "day's share in its top bin; for a group, the median over its workloads")]

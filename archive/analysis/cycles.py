@@ -62,10 +62,9 @@ def utc_offsets(instants: np.ndarray, tz: str | None) -> np.ndarray:
     return np.where(instants >= change[at], after[at], before[at])
 
 
-def arrival_cycles(submit: np.ndarray, clock: LogClock) -> dict:
-    """Arrivals by day of the week (Monday = 0) and hour (0..23) of the
-    log's local time. Without a known start the days and hours are counted
-    from the log's start (its day 0 is index 0) and `relative` says so."""
+def _weekday_hour(submit: np.ndarray, clock: LogClock) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Each known arrival's day of the week and hour in local time, and
+    whether they are counted from the log's start (no known start)."""
     submit = np.asarray(submit, dtype=np.float64)
     submit = submit[np.isfinite(submit) & (submit >= 0)]
     seconds = np.floor(submit).astype(np.int64)
@@ -77,7 +76,22 @@ def arrival_cycles(submit: np.ndarray, clock: LogClock) -> dict:
         instants = clock.unix_start_time + seconds
         local = instants + utc_offsets(instants, clock.tz)
         weekday = (local // DAY + EPOCH_WEEKDAY) % 7
-    hour = (local % DAY) // HOUR
+    return weekday, (local % DAY) // HOUR, relative
+
+
+def hour_of_week(submit: np.ndarray, clock: LogClock) -> np.ndarray:
+    """Arrivals in each of the week's 168 hours of local time, Monday 0:00
+    first (from the log's start when it has none): the weekly cycle as one
+    curve, which the resampling paper's overlays draw."""
+    weekday, hour, _ = _weekday_hour(submit, clock)
+    return np.bincount(weekday * 24 + hour, minlength=7 * 24)
+
+
+def arrival_cycles(submit: np.ndarray, clock: LogClock) -> dict:
+    """Arrivals by day of the week (Monday = 0) and hour (0..23) of the
+    log's local time. Without a known start the days and hours are counted
+    from the log's start (its day 0 is index 0) and `relative` says so."""
+    weekday, hour, relative = _weekday_hour(submit, clock)
     return {"day_of_week": np.bincount(weekday, minlength=7).tolist(),
             "hour_of_day": np.bincount(hour, minlength=24).tolist(),
             "relative": relative, "time_zone": None if relative else (clock.tz or "UTC")}
