@@ -243,6 +243,11 @@ DegreesMetric = from_library('bounded_slowdown_mean', "--metric",
                              source="wla.sim.evaluate.compare_degrees:compare_degrees.metric", callback=lowered,
                              help="With --degrees: the metric of the table")
 
+CompareResample = shown_by_cli(False, "--resample",
+                               help="A and B run on the same resampled workloads of the log (user-level "
+                                    "resampling, --runs of them), not on shaken ones; --load, --rb-npw, --weeks, "
+                                    "--phase, --rb and --rb-from-flurries shape the workloads")
+
 # -- users and resampling -------------------------------------------------------------------------
 
 POOLS = "wla.sim.evaluate.resample.workload:read_source"
@@ -257,6 +262,7 @@ RareBehavior = typer.Option([], "--rb", show_default=False, metavar="USER:BEGIN:
 RareFromFlurries = from_library(False, "--rb-from-flurries", source=f"{RESAMPLE}.rb_from_flurries",
                                 help="Take the rare-behavior triples from the candidates of `wla flurries`")
 Weeks = option(ResampleSettings, "weeks")
+RbNpw = option(ResampleSettings, "rb_npw")
 Phase = option(ResampleSettings, "phase")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
