@@ -137,6 +137,7 @@ def sweep_cmd(
     force: bool = options.Force,
     resume: bool = options.Resume,
     plot: Optional[Path] = options.SweepPlot,
+    histograms: Optional[Path] = options.SweepHistograms,
     metric: str = options.SweepMetric,
     resample: bool = options.Resample,
     weeks: Optional[int] = options.Weeks,
@@ -162,6 +163,10 @@ def sweep_cmd(
         raise UsageError(f"--plot takes the figure's file: --plot FILE.png --metric {plot}")
     if plot is not None:
         figure_format(plot, "plot")  # before the runs: the format follows the extension
+    if histograms is not None:
+        figure_format(histograms, "histograms")
+        if setup.shake.runs < 1:
+            raise UsageError("--histograms draws the distribution of each point's runs: give --runs 1 or more")
     check_metric(metric, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)
@@ -179,12 +184,18 @@ def sweep_cmd(
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
         plot_sweep(result, metric, plot)
+    if histograms is not None:
+        from wla.sim.evaluate.sweep_histograms import plot_histograms
+
+        plot_histograms(result, metric, histograms)
     show(result.summary(), as_json, partial(text.sweep, metric=metric), wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
         typer.echo(f"{metric} against {setup.grids[0][0]} drawn to {plot}", err=True)
+    if histograms is not None:
+        typer.echo(f"each point's runs drawn to {histograms}", err=True)
 
 
 @app.command("compare")

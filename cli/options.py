@@ -223,6 +223,10 @@ SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
 SweepPlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                          help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
+SweepHistograms = typer.Option(None, "--histograms", readable=False, metavar="FILE",
+                               help="Draw per point the distribution of its runs (measured jobs, measured "
+                                    "utilization, --metric, mean wait; the resampling paper's Fig. 16) to this "
+                                    "file: .png, .svg or .pdf")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", callback=lowered,
                            help="The metric the text shows per point and --plot draws")
 Resample = shown_by_cli(False, "--resample",
