@@ -216,6 +216,7 @@ def compare_cmd(
     save: Optional[str] = options.ShakeSave,
     force: bool = options.Force,
     resample: bool = options.CompareResample,
+    load: float = options.ResampleLoad,
     rb_npw: float = options.RbNpw,
     weeks: Optional[int] = options.Weeks,
     phase: str = options.Phase,
@@ -252,8 +253,7 @@ def compare_cmd(
             sides.append(Configuration(name, workload, sim.edit(**own, procs=workload.P,
                                                                 exclude=workload.source.get("exclude"))))
         if resample:
-            resampling = _compare_resampling(a, log, sim.load_factor, rb_npw, weeks, phase, rb, rb_from_flurries)
-            sides = [Configuration(c.name, c.workload, c.sim.edit(load_factor=1.0)) for c in sides]
+            resampling = _compare_resampling(a, log, load, rb_npw, weeks, phase, rb, rb_from_flurries)
     with progress.display("compare", "runs", quiet=as_json) as shown:
         if resample:
             from wla.sim.evaluate.compare_resampled import compare_resampled
@@ -274,10 +274,12 @@ def compare_cmd(
 
 # What a resampled comparison cannot take: shaking's settings (the runs are
 # resampled, not shaken), a query (resampling reads a log's users) and side
-# keys that would make A's workloads other than B's.
+# keys that would make A's workloads other than B's. --load is the
+# resampling's (users multiplied, as `wla resample --load` and a resampled
+# sweep's --grid load); --load-factor stays simulate()'s, for both sides.
 SHAKING_ONLY = ("attribute", "degree", "relative", "jobs")
-RESAMPLING_ONLY = ("rb_npw", "weeks", "phase", "rb", "rb_from_flurries")
-NOT_PAIRED = ("version", "exclude", "load")
+RESAMPLING_ONLY = ("load", "rb_npw", "weeks", "phase", "rb", "rb_from_flurries")
+NOT_PAIRED = ("version", "exclude")
 
 
 def _resampled_compare_words(ctx: typer.Context, resample: bool, degrees: Optional[str], query: Optional[str],
@@ -301,8 +303,8 @@ def _resampled_compare_words(ctx: typer.Context, resample: bool, degrees: Option
     keys = sorted({w.partition("=")[0].strip() for w in written} & set(NOT_PAIRED))
     if keys:
         raise UsageError(f"with --resample both sides run the same workloads: {', '.join(k + '=' for k in keys)} "
-                         "would make A's other than B's (give LOG@VERSION for a version; --load sets the "
-                         "resampling's load for both)")
+                         "would make A's other than B's (give LOG@VERSION for a version, --load for the "
+                         "resampling's load of both)")
 
 
 def _compare_resampling(a, log: str, load: float, rb_npw: float, weeks: Optional[int], phase: str,

@@ -250,7 +250,7 @@ DegreesMetric = from_library('bounded_slowdown_mean', "--metric",
 CompareResample = shown_by_cli(False, "--resample",
                                help="A and B run on the same resampled workloads of the log (user-level "
                                     "resampling, --runs of them), not on shaken ones; --load, --rb-npw, --weeks, "
-                                    "--phase, --rb and --rb-from-flurries shape the workloads")
+                                    "--phase, --rb and --rb-from-flurries shape the workloads as in `wla resample`")
 
 # -- users and resampling -------------------------------------------------------------------------
 
@@ -267,6 +267,7 @@ RareFromFlurries = from_library(False, "--rb-from-flurries", source=f"{RESAMPLE}
                                 help="Take the rare-behavior triples from the candidates of `wla flurries`")
 Weeks = option(ResampleSettings, "weeks")
 RbNpw = option(ResampleSettings, "rb_npw")
+ResampleLoad = option(ResampleSettings, "load")
 Phase = option(ResampleSettings, "phase")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
