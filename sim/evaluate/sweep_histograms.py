@@ -36,7 +36,8 @@ def plot_histograms(result: SweepResult, metric: str, path: str | os.PathLike) -
     if metric not in METRIC_NAMES:
         raise OptionError("metric", f"takes a metric, one of {', '.join(METRIC_NAMES)}; not {metric!r}")
     if result.settings["runs"] < 1:
-        raise OptionError("histograms", "draws the distribution of each point's runs: give --runs 1 or more")
+        raise OptionError("histograms", "draws the distribution of each point's runs: this sweep has only the "
+                                        "single run of each")
     if len(result.points) > MAX_POINTS:
         raise OptionError("histograms", f"draws one outline per point, at most {MAX_POINTS}; this sweep has "
                                         f"{len(result.points):,}")
