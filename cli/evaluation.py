@@ -234,7 +234,7 @@ def compare_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to compare on, or --query SQL")
-    _resampled_compare_words(ctx, resample, degrees, query, absolute, side_a + side_b)
+    _resampled_compare_words(ctx, resample, degrees, query, absolute, side_a + side_b, sim.exclude)
     if degrees is not None:
         parse_degrees(degrees)  # before any workload is read
     _check_save(save, force)
@@ -283,7 +283,7 @@ NOT_PAIRED = ("version", "exclude")
 
 
 def _resampled_compare_words(ctx: typer.Context, resample: bool, degrees: Optional[str], query: Optional[str],
-                             absolute: bool, written: List[str]) -> None:
+                             absolute: bool, written: List[str], exclude: Optional[str]) -> None:
     """Refuse, before anything is read, the options a comparison of its kind does not take."""
     from wla.archive import UsageError
 
@@ -300,11 +300,12 @@ def _resampled_compare_words(ctx: typer.Context, resample: bool, degrees: Option
                          "shake; leave them out")
     if query is not None:
         raise UsageError("--resample resamples a log's users: give LOG (or LOG@VERSION), not --query")
+    if exclude is not None:  # its predicate names the log's jobs, not a resampled workload's
+        raise UsageError("--resample takes no --exclude: a resampled workload's jobs are not the log's")
     keys = sorted({w.partition("=")[0].strip() for w in written} & set(NOT_PAIRED))
     if keys:
         raise UsageError(f"with --resample both sides run the same workloads: {', '.join(k + '=' for k in keys)} "
-                         "would make A's other than B's (give LOG@VERSION for a version, --load for the "
-                         "resampling's load of both)")
+                         "would make A's other than B's (give LOG@VERSION for a version of both)")
 
 
 def _compare_resampling(a, log: str, load: float, rb_npw: float, weeks: Optional[int], phase: str,

@@ -128,6 +128,7 @@ def test_the_text_names_the_log_and_the_resampled_means(sp2_archive_file):
     (["--resample", "--absolute"], "--absolute shake"),
     (["--resample", "--b", "version=wla1"], "version= would make A's other than B's"),
     (["--resample", "--b", "exclude=user=3"], "exclude= would make A's other than B's"),
+    (["--resample", "--exclude", "user=3", "--b", "policy=fcfs"], "--resample takes no --exclude"),
     (["--load", "1.2", "--b", "policy=fcfs"], "--load shape resampled workloads: give --resample"),
     (["--rb-npw", "0.5", "--b", "policy=fcfs"], "--rb-npw shape resampled workloads: give --resample"),
     (["--weeks", "10", "--b", "policy=fcfs"], "--weeks shape resampled workloads: give --resample"),
