@@ -137,6 +137,7 @@ def sweep_cmd(
     force: bool = options.Force,
     resume: bool = options.Resume,
     plot: Optional[Path] = options.SweepPlot,
+    histograms: Optional[Path] = options.SweepHistograms,
     metric: str = options.SweepMetric,
     resample: bool = options.Resample,
     weeks: Optional[int] = options.Weeks,
@@ -162,6 +163,10 @@ def sweep_cmd(
         raise UsageError(f"--plot takes the figure's file: --plot FILE.png --metric {plot}")
     if plot is not None:
         figure_format(plot, "plot")  # before the runs: the format follows the extension
+    if histograms is not None:
+        figure_format(histograms, "histograms")
+        if setup.shake.runs < 1:
+            raise UsageError("--histograms draws the distribution of each point's runs: give --runs 1 or more")
     check_metric(metric, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)
@@ -179,17 +184,24 @@ def sweep_cmd(
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
         plot_sweep(result, metric, plot)
+    if histograms is not None:
+        from wla.sim.evaluate.sweep_histograms import plot_histograms
+
+        plot_histograms(result, metric, histograms)
     show(result.summary(), as_json, partial(text.sweep, metric=metric), wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
         typer.echo(f"{metric} against {setup.grids[0][0]} drawn to {plot}", err=True)
+    if histograms is not None:
+        typer.echo(f"each point's runs drawn to {histograms}", err=True)
 
 
 @app.command("compare")
 @takes(sim=(SimSettings, {"seed": None, "check": None, "backlog": None}), shake=ShakeSettings)
 def compare_cmd(
+    ctx: typer.Context,
     log: Optional[str] = options.SimLog,
     side_a: List[str] = options.SideA,
     side_b: List[str] = options.SideB,
@@ -203,11 +215,18 @@ def compare_cmd(
     dask: Optional[str] = options.Dask,
     save: Optional[str] = options.ShakeSave,
     force: bool = options.Force,
+    resample: bool = options.CompareResample,
+    load: float = options.ResampleLoad,
+    rb_npw: float = options.RbNpw,
+    weeks: Optional[int] = options.Weeks,
+    phase: str = options.Phase,
+    rb: List[str] = options.RareBehavior,
+    rb_from_flurries: bool = options.RareFromFlurries,
     as_json: bool = options.Json,
     wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
 ) -> None:
-    """Compare two configurations on the same shaken workloads: does the difference survive shaking?"""
+    """Compare two configurations on the same shaken (or resampled) workloads: does the difference survive?"""
     from wla.archive import UsageError
     from wla.sim.evaluate.compare import Configuration, compare, parse_side
     from wla.sim.evaluate.compare_degrees import compare_degrees, parse_degrees
@@ -215,6 +234,7 @@ def compare_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to compare on, or --query SQL")
+    _resampled_compare_words(ctx, resample, degrees, query, absolute, side_a + side_b, sim.exclude)
     if degrees is not None:
         parse_degrees(degrees)  # before any workload is read
     _check_save(save, force)
@@ -232,8 +252,15 @@ def compare_cmd(
                                     source.get("exclude", sim.exclude))
             sides.append(Configuration(name, workload, sim.edit(**own, procs=workload.P,
                                                                 exclude=workload.source.get("exclude"))))
+        if resample:
+            resampling = _compare_resampling(a, log, load, rb_npw, weeks, phase, rb, rb_from_flurries)
     with progress.display("compare", "runs", quiet=as_json) as shown:
-        if degrees is None:
+        if resample:
+            from wla.sim.evaluate.compare_resampled import compare_resampled
+
+            result = compare_resampled(sides[0], sides[1], resampling, runs=shake.runs, seed=shake.seed,
+                                       workers=workers, dask=dask, progress=shown)
+        elif degrees is None:
             result = compare(sides[0], sides[1], shake, workers=workers, dask=dask, progress=shown)
         else:
             result = compare_degrees(sides[0], sides[1], parse_degrees(degrees), shake, metric=metric,
@@ -243,3 +270,53 @@ def compare_cmd(
     warn(result.warnings)
     if saved:
         typer.echo(f"runs saved to {saved}", err=True)
+
+
+# What a resampled comparison cannot take: shaking's settings (the runs are
+# resampled, not shaken), a query (resampling reads a log's users) and side
+# keys that would make A's workloads other than B's. --load is the
+# resampling's (users multiplied, as `wla resample --load` and a resampled
+# sweep's --grid load); --load-factor stays simulate()'s, for both sides.
+SHAKING_ONLY = ("attribute", "degree", "relative", "jobs")
+RESAMPLING_ONLY = ("load", "rb_npw", "weeks", "phase", "rb", "rb_from_flurries")
+NOT_PAIRED = ("version", "exclude")
+
+
+def _resampled_compare_words(ctx: typer.Context, resample: bool, degrees: Optional[str], query: Optional[str],
+                             absolute: bool, written: List[str], exclude: Optional[str]) -> None:
+    """Refuse, before anything is read, the options a comparison of its kind does not take."""
+    from wla.archive import UsageError
+
+    given = _given(ctx, **{k: None for k in SHAKING_ONLY + RESAMPLING_ONLY})
+    if not resample:
+        if given.keys() & set(RESAMPLING_ONLY):
+            raise UsageError(f"{', '.join('--' + k.replace('_', '-') for k in RESAMPLING_ONLY if k in given)} "
+                             "shape resampled workloads: give --resample")
+        return
+    shaking = [f"--{k}" for k in SHAKING_ONLY if k in given] + (["--absolute"] if absolute else []) + \
+        (["--degrees"] if degrees is not None else [])
+    if shaking:
+        raise UsageError(f"--resample compares on resampled workloads, not shaken ones: {', '.join(shaking)} "
+                         "shake; leave them out")
+    if query is not None:
+        raise UsageError("--resample resamples a log's users: give LOG (or LOG@VERSION), not --query")
+    if exclude is not None:  # its predicate names the log's jobs, not a resampled workload's
+        raise UsageError("--resample takes no --exclude: a resampled workload's jobs are not the log's")
+    keys = sorted({w.partition("=")[0].strip() for w in written} & set(NOT_PAIRED))
+    if keys:
+        raise UsageError(f"with --resample both sides run the same workloads: {', '.join(k + '=' for k in keys)} "
+                         "would make A's other than B's (give LOG@VERSION for a version of both)")
+
+
+def _compare_resampling(a, log: str, load: float, rb_npw: float, weeks: Optional[int], phase: str,
+                        rb: List[str], rb_from_flurries: bool):
+    """The log read once and the settings every resampled workload of the comparison takes."""
+    from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.settings import ResampleSettings
+    from wla.sim.evaluate.resample.study import Resampling
+    from wla.sim.evaluate.resample.triples import log_triples
+    from wla.sim.evaluate.resample.workload import read_source
+
+    name = resolve(a, log, None).name
+    src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries)
+    return Resampling(src, ResampleSettings(weeks=weeks, load=load, rb_npw=rb_npw, phase=phase).checked())

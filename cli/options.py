@@ -223,6 +223,10 @@ SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
 SweepPlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
                          help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
+SweepHistograms = typer.Option(None, "--histograms", readable=False, metavar="FILE",
+                               help="Draw per point the distribution of its runs (measured jobs, measured "
+                                    "utilization, --metric, mean wait; the resampling paper's Fig. 16) to this "
+                                    "file: .png, .svg or .pdf")
 SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", callback=lowered,
                            help="The metric the text shows per point and --plot draws")
 Resample = shown_by_cli(False, "--resample",
@@ -243,6 +247,11 @@ DegreesMetric = from_library('bounded_slowdown_mean', "--metric",
                              source="wla.sim.evaluate.compare_degrees:compare_degrees.metric", callback=lowered,
                              help="With --degrees: the metric of the table")
 
+CompareResample = shown_by_cli(False, "--resample",
+                               help="A and B run on the same resampled workloads of the log (user-level "
+                                    "resampling, --runs of them), not on shaken ones; --load, --rb-npw, --weeks, "
+                                    "--phase, --rb and --rb-from-flurries shape the workloads as in `wla resample`")
+
 # -- users and resampling -------------------------------------------------------------------------
 
 POOLS = "wla.sim.evaluate.resample.workload:read_source"
@@ -257,6 +266,8 @@ RareBehavior = typer.Option([], "--rb", show_default=False, metavar="USER:BEGIN:
 RareFromFlurries = from_library(False, "--rb-from-flurries", source=f"{RESAMPLE}.rb_from_flurries",
                                 help="Take the rare-behavior triples from the candidates of `wla flurries`")
 Weeks = option(ResampleSettings, "weeks")
+RbNpw = option(ResampleSettings, "rb_npw")
+ResampleLoad = option(ResampleSettings, "load")
 Phase = option(ResampleSettings, "phase")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")

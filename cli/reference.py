@@ -15,7 +15,7 @@ from wla.archive.kernel.settings import spec
 CLASSES = (
     ("wla.sim.settings:SimSettings", "simulate, esp, shake, sweep, compare, validate"),
     ("wla.sim.evaluate.settings:ShakeSettings", "shake, sweep, compare"),
-    ("wla.sim.evaluate.resample.settings:ResampleSettings", "resample, validate, sweep --resample"),
+    ("wla.sim.evaluate.resample.settings:ResampleSettings", "resample, validate, sweep --resample, compare --resample"),
 )
 BEGIN = "<!-- settings: made by wla.cli.reference, held equal by tests/cli/test_reference.py -->"
 END = "<!-- settings end -->"

@@ -601,16 +601,28 @@ def sweep(summary: dict, metric: str) -> str:
 
 
 def comparison(summary: dict) -> str:
-    """Per metric: A and B alone and shaken, their paired difference, and the verdict."""
+    """Per metric: A and B alone and shaken (or resampled), their paired difference, and the verdict."""
     s, (a, b) = summary["settings"], summary["configurations"]
-    sh = s["shaking"]
-    mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+    rs = s.get("resampling")
     lines = [f"A: {a['name']} ({a['source'].get('log') or 'query'}, {a['options']['policy'].upper()}, "
              f"estimates {a['options']['estimate']})",
              f"B: {b['name']} ({b['source'].get('log') or 'query'}, {b['options']['policy'].upper()}, "
-             f"estimates {b['options']['estimate']})",
-             *_notes(f"on the same {count(s['runs'], 'shaken workload')}: {sh['attribute']} by up to "
-                     f"{sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs, seed {sh['seed']}"), ""]
+             f"estimates {b['options']['estimate']})"]
+    if rs is None:
+        sh = s["shaking"]
+        mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+        lines += _notes(f"on the same {count(s['runs'], 'shaken workload')}: {sh['attribute']} by up to "
+                        f"{sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs, seed {sh['seed']}")
+        kind, single = "shaken", "single"
+    else:
+        sat = summary["saturated"]
+        lines += _notes(f"on the same {count(s['runs'], 'resampled workload')} of {rs['log']}: its users over "
+                        f"{count(rs['weeks'], 'week') if rs['weeks'] else 'its weeks'}, load {rs['load']:g}, "
+                        f"RB_NPW {rs['rb_npw']:g}, phase {rs['phase']}, seed {rs['seed']}",
+                        f"paired: {sat['kept']:,} of {s['runs']:,} workloads, unsaturated under both "
+                        f"({sat['resampled_pairs']:,} left out: {sat['a']:,} saturated under A, {sat['b']:,} under B)")
+        kind, single = "resampled", "log"
+    lines.append("")
     rows = []
     for name, m in summary["metrics"].items():
         d = m["difference"]
@@ -619,14 +631,19 @@ def comparison(summary: dict) -> str:
         short = "survives" if d["survives"] else d["verdict"].split(":")[0]
         rows.append([labelled(name)] + [quantities.cell(name, m[side][k]) for k in ("original", "mean")
                                         for side in ("a", "b")] + [ci, wrong, short])
-    lines.append(grid(["metric", "A single", "B single", "A shaken", "B shaken", "B - A (95% CI)", "wrong",
+    lines.append(grid(["metric", f"A {single}", f"B {single}", f"A {kind}", f"B {kind}", "B - A (95% CI)", "wrong",
                        "verdict"], rows, left=(0, 7), gap=2))
-    lines += [""] + _notes("B - A: the mean paired difference over the shaken runs; wrong: the share of shaken "
-                           "runs whose difference has the other sign",
-                           "survives: the interval excludes 0 and has the single runs' sign")
+    if rs is None:
+        lines += [""] + _notes("B - A: the mean paired difference over the shaken runs; wrong: the share of shaken "
+                               "runs whose difference has the other sign",
+                               "survives: the interval excludes 0 and has the single runs' sign")
+    else:
+        lines += [""] + _notes("A log, B log: the log itself; A resampled, B resampled: means over the workloads "
+                               "paired; B - A: the mean paired difference; wrong: the share of paired workloads "
+                               "whose difference has the other sign",
+                               "survives: the interval excludes 0 and has the log's sign")
     lines += _any_cut(m["difference"] for m in summary["metrics"].values())
     return "\n".join(lines)
-
 
 
 def comparison_degrees(summary: dict) -> str:

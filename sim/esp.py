@@ -380,7 +380,7 @@ def _full_first(result: "SimResult", full: np.ndarray, P: int) -> "SimResult":
     s = result.sim_settings
     if s.estimate not in ("user", "exact"):
         raise ParameterError("full-configuration priority uses the run times as estimates: "
-                             f"give --estimate user or exact, not {s.estimate}", "estimate")
+                             "{estimate} is user or exact here, not %s" % s.estimate, "estimate")
     start = full_first_schedule(result.submit, result.run, result.procs, P, full, s.policy)
     if s.check:  # the valid-schedule invariants (EASY's head guarantee is about arrival order: not this queue's)
         from . import invariants

@@ -76,15 +76,29 @@ class CompareResult:
     metrics: dict  # per metric: a, b (summaries), difference, survives, verdict, wrong_conclusion
     values: np.ndarray  # [side, run, metric]; run 0 is the single run
 
+    @property
+    def kind(self) -> str:
+        """What runs 1.. are: "shaken" workloads, or "resampled" ones (compare_resampled.py)."""
+        return "resampled" if self.settings.get("resampling") else "shaken"
+
     @cached_property
     def runs(self) -> pd.DataFrame:
-        """One row per run: run, seed, shaken, then each metric for a and b
-        (built when asked for: pandas is not needed to print)."""
+        """One row per run: run, seed, shaken (or resampled and the seed that
+        made its workload), then each metric for a and b (built when asked
+        for: pandas is not needed to print)."""
         import pandas as pd
 
         n = self.values.shape[1]
-        frame = pd.DataFrame({"run": np.arange(n), "seed": np.full(n, self.settings["shaking"]["seed"]),
-                              "shaken": np.arange(n) > 0})
+        run = np.arange(n)
+        if self.kind == "resampled":
+            from .resample.study import run_seed
+
+            seed = self.settings["resampling"]["seed"]
+            frame = pd.DataFrame({"run": run, "seed": np.full(n, seed), "resampled": run > 0,
+                                  "workload_seed": [run_seed(seed, r) if r else -1 for r in run]})
+        else:
+            frame = pd.DataFrame({"run": run, "seed": np.full(n, self.settings["shaking"]["seed"]),
+                                  "shaken": run > 0})
         for k, name in enumerate(RUN_COLUMNS):
             frame[f"{name}_a"] = self.values[0, :, k]
             frame[f"{name}_b"] = self.values[1, :, k]
@@ -94,12 +108,15 @@ class CompareResult:
     def saturated(self) -> dict:
         """Whether each single run saturated, and the shaken pairs left out because either side did."""
         flags = self.values[:, :, SATURATED] == 1
-        return {"single_a": bool(flags[0, 0]), "single_b": bool(flags[1, 0]),
-                "shaken_pairs": int((flags[0, 1:] | flags[1, 1:]).sum())}
+        left_out = int((flags[0, 1:] | flags[1, 1:]).sum())
+        out = {"single_a": bool(flags[0, 0]), "single_b": bool(flags[1, 0]), f"{self.kind}_pairs": left_out}
+        if self.kind == "resampled":  # each side's count too: which configuration saturates more
+            out.update(a=int(flags[0, 1:].sum()), b=int(flags[1, 1:].sum()), kept=self.values.shape[1] - 1 - left_out)
+        return out
 
     @property
     def warnings(self) -> list[str]:
-        note = saturated_note(self.saturated["shaken_pairs"], self.values.shape[1] - 1, "shaken pairs")
+        note = saturated_note(self.saturated[f"{self.kind}_pairs"], self.values.shape[1] - 1, f"{self.kind} pairs")
         return [note] if note else []
 
     def summary(self) -> dict:
@@ -110,13 +127,16 @@ class CompareResult:
         return json.dumps(self.summary(), indent=2)
 
 
-def verdict(single: float, diffs: np.ndarray, bounds: tuple[float, float] = (-math.inf, math.inf)) -> dict:
+def verdict(single: float, diffs: np.ndarray, bounds: tuple[float, float] = (-math.inf, math.inf),
+            by: str = "shaking") -> dict:
     """The paired difference's summary and what it says; `bounds`: where a
-    difference can lie (summary.difference_range)."""
+    difference can lie (summary.difference_range); `by`: what made the runs
+    ("shaking" or "resampling"), as the verdict says it."""
+    kind = "shaken" if by == "shaking" else "resampled"
     d = diffs[~np.isnan(diffs)]
     n = len(d)
     out: dict = {"single": None if math.isnan(single) else single, "mean": None, "ci_low": None, "ci_high": None,
-                 "ci_cut": None, "survives": False, "wrong_conclusion": None, "verdict": "no shaken runs"}
+                 "ci_cut": None, "survives": False, "wrong_conclusion": None, "verdict": f"no {kind} runs"}
     if n == 0:
         return out
     mean = float(d.mean())
@@ -124,7 +144,7 @@ def verdict(single: float, diffs: np.ndarray, bounds: tuple[float, float] = (-ma
     sign = np.sign(mean)
     out["wrong_conclusion"] = float(np.mean(np.sign(d) != sign)) if sign != 0 else float(np.mean(d != 0))
     if n < 2:
-        out["verdict"] = "one shaken run: no interval"
+        out["verdict"] = f"one {kind} run: no interval"
         return out
     lo, hi, cut = t_interval(d, bounds)
     out.update(ci_low=lo, ci_high=hi, ci_cut=cut)
@@ -132,12 +152,27 @@ def verdict(single: float, diffs: np.ndarray, bounds: tuple[float, float] = (-ma
     same_sign = not math.isnan(single) and np.sign(single) == sign
     out["survives"] = bool(excludes_zero and same_sign)
     if not excludes_zero:
-        out["verdict"] = "does not survive shaking: the interval of the paired difference includes 0"
+        out["verdict"] = f"does not survive {by}: the interval of the paired difference includes 0"
     elif not same_sign:
-        out["verdict"] = "reversed by shaking: the shaken difference has the other sign than the single runs'"
+        out["verdict"] = f"reversed by {by}: the {kind} difference has the other sign than the single runs'"
     else:
-        out["verdict"] = "survives shaking"
+        out["verdict"] = f"survives {by}"
     return out
+
+
+def paired_metrics(values: np.ndarray, by: str = "shaking") -> dict:
+    """Per metric, from `values` [side, run, metric] (run 0 the single
+    runs): each side's summary and the paired difference's verdict, over
+    the pairs of runs 1.. where neither side saturated."""
+    kept = (values[0, 1:, SATURATED] != 1) & (values[1, 1:, SATURATED] != 1)
+    metrics = {}
+    for k, name in enumerate(METRIC_NAMES):
+        va, vb = values[0, :, k], values[1, :, k]
+        metrics[name] = {"a": summarize(va[1:][kept], float(va[0]), RANGES[name]),
+                         "b": summarize(vb[1:][kept], float(vb[0]), RANGES[name]),
+                         "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept],
+                                               difference_range(name), by)}
+    return metrics
 
 
 SIDE_KEYS = {
@@ -204,13 +239,7 @@ def compare(a: Configuration, b: Configuration, settings: ShakeSettings | None =
             values[c, run] = row
             done += 1
             tell(progress, done, total, "")
-    metrics = {}
-    kept = (values[0, 1:, SATURATED] != 1) & (values[1, 1:, SATURATED] != 1)  # pairs where neither saturated
-    for k, name in enumerate(METRIC_NAMES):
-        va, vb = values[0, :, k], values[1, :, k]
-        metrics[name] = {"a": summarize(va[1:][kept], float(va[0]), RANGES[name]),
-                         "b": summarize(vb[1:][kept], float(vb[0]), RANGES[name]),
-                         "difference": verdict(float(vb[0] - va[0]), (vb[1:] - va[1:])[kept], difference_range(name))}
+    metrics = paired_metrics(values)
     sides = [{"name": c.name, "source": dict(c.workload.source), "options": c.sim.as_dict()} for c in confs]
     settings = {"runs": runs, "shaking": shaking.as_dict(), "difference": "B - A, paired by run"}
     return CompareResult(settings=settings, configurations=sides, metrics=metrics, values=values)

@@ -66,7 +66,7 @@ def test_no_default_is_restated_on_the_command_line():
                 assert id(declared) in registered, (command, declared.param_decls, default)
     assert sorted(o.param_decls[0] for o in options.CLI_ONLY) == \
         ["--absolute", "--all", "--date", "--format", "--json", "--limit", "--limit", "--metric", "--quiet",
-         "--resample", "--resume", "--solve/--no-solve", "--two-stage", "--version", "--wide"]
+         "--resample", "--resample", "--resume", "--solve/--no-solve", "--two-stage", "--version", "--wide"]
 
 
 def test_options_are_declared_in_one_module():
