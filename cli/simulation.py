@@ -37,6 +37,7 @@ def simulate_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
+    sim.checked()  # a setting out of range, refused before the archive is opened
     if save is not None:
         from wla.sim.save import check_target
 

@@ -606,12 +606,16 @@ def shaking(summary: dict) -> str:
     return "\n".join(lines)
 
 
+_AS_LOGGED = ("runtime_scale", "size_scale")  # at 1, the trace's own run times and sizes: not worth a word
+
+
 def sweep(summary: dict, metric: str) -> str:
     """Per point, one metric: the single run against the shaken runs."""
     s, source = summary["settings"], summary["source"]
     sh, sim, rs = s["shaking"], s["simulate"], s.get("resampling")
     names = list(s["grids"])
-    fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
+    fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names
+                      and not (k in _AS_LOGGED and v == 1.0))
     if rs is None:
         mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
         how = [f"{count(s['runs'], 'shaken run')} each, seed {sh['seed']}",

@@ -67,14 +67,14 @@ def lag1(x: np.ndarray) -> float | None:
     return None if den == 0 else float(np.dot(d[:-1], d[1:])) / den
 
 
-def check_batches(k: int, by: str = "jobs") -> None:
+def check_batches(batches: int, by: str = "jobs") -> None:
     """Refuse, before any simulation, a count or an order batches cannot have."""
-    whole("batches", k, 2, MAX_COUNT)
+    whole("batches", batches, 2, MAX_COUNT)
     if by not in ORDERS:
         raise ParameterError(f"{{by}} is one of {', '.join(ORDERS)}, not {by!r}", "by")
 
 
-def batches(values: np.ndarray, arrival: np.ndarray, k: int, by: str = "jobs") -> tuple[list[np.ndarray], int]:
+def cut(values: np.ndarray, arrival: np.ndarray, k: int, by: str = "jobs") -> tuple[list[np.ndarray], int]:
     """The values cut into k consecutive batches by arrival, and how many of
     the earliest were left out."""
     check_batches(k, by)
@@ -101,7 +101,7 @@ def batch_means(values: np.ndarray, arrival: np.ndarray, k: int, by: str = "jobs
                 metric: str = "value") -> BatchMeans:
     """The batch means of `values` (one per job, arriving at `arrival`) and
     the t-interval of their mean."""
-    parts, skip = batches(values, arrival, k, by)
+    parts, skip = cut(values, arrival, k, by)
     means = np.array([p.mean() for p in parts])
     mean = float(means.mean())
     half = t_quantile(k - 1) * float(means.std(ddof=1)) / math.sqrt(k)
@@ -109,7 +109,8 @@ def batch_means(values: np.ndarray, arrival: np.ndarray, k: int, by: str = "jobs
                       lag1(means))
 
 
-def result_batch_means(result, k: int, by: str = "jobs", metrics: tuple[str, ...] = METRICS) -> list[BatchMeans]:
+def result_batch_means(result, batches: int, by: str = "jobs",
+                       metrics: tuple[str, ...] = METRICS) -> list[BatchMeans]:
     """Batch means of a SimResult's per-job metrics over its measured jobs."""
     m = result.measured
-    return [batch_means(getattr(result, name)[m], result.submit[m], k, by, name) for name in metrics]
+    return [batch_means(getattr(result, name)[m], result.submit[m], batches, by, name) for name in metrics]
