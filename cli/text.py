@@ -482,8 +482,8 @@ def batch_means_lines(rows: list[dict]) -> list[str]:
     bound = first["lag1_bound"]
     loose = [r["metric"].replace("_", " ") for r in rows if r["independent"] is False]
     if loose:
-        out.append(f"batch means correlated (lag-1 r beyond +-{bound:.2f}, 1.96/sqrt(K)) for {', '.join(loose)}: "
-                   "the interval is too narrow there; give fewer, longer batches")
+        out += _wrapped(f"batch means correlated (lag-1 r beyond +-{bound:.2f}, 1.96/sqrt(K)) for "
+                        f"{', '.join(loose)}: the interval is too narrow there; give fewer, longer batches", "  ")
     else:
         out.append(f"lag-1 r within +-{bound:.2f} (1.96/sqrt(K)) for every metric: batch means nearly independent")
     return out
