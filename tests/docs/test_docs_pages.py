@@ -97,11 +97,15 @@ def test_the_slow_examples_are_the_studies_on_the_real_logs():
     show them; nothing else is left out."""
     slow = {(name(p), e.text.split()[1]) for p in pages() for e in examples(p) if e.slow}
     assert sorted(slow) == [("reproductions/butterfly", "clean"), ("reproductions/butterfly", "compare"),
+                            ("reproductions/load-manipulations", "shake"),
+                            ("reproductions/load-manipulations", "simulate"),
+                            ("reproductions/load-manipulations", "sweep"),
+                            ("reproductions/load-manipulations", "validate"),
                             ("reproductions/sessions", "sessions"),
                             ("reproductions/window", "resample"), ("reproductions/window", "stats"),
                             ("resampling", "sweep"), ("resampling", "validate"),
                             ("shaking", "compare"), ("shaking", "sweep")]
-    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 16
+    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 23
 
 
 def test_a_single_page_runs_alone_by_its_name():

@@ -103,3 +103,50 @@ def test_sdsc_sp2_scaled_sizes_capped_as_pandas_counts(sp2_workload):
     assert arrivals.metrics["offered_load"] == pytest.approx(runtimes.metrics["offered_load"], rel=1e-12)
     # ... and not the same schedule (the resampling paper, section 6.3)
     assert abs(arrivals.metrics["wait"]["mean"] / runtimes.metrics["wait"]["mean"] - 1) > 0.05
+
+
+# docs/pages/reproductions/load-manipulations.md: (offered load %, mean wait s, median wait s, mean bsld)
+DOCUMENTED = {
+    (("load_factor", 1.05),): (86.6, 33_366, 4_326, 134.4),
+    (("runtime_scale", 1.05),): (86.6, 35_462, 4_621, 137.1),
+    (("size_scale", 1.05),): (86.4, 51_486, 1_825, 152.0),
+    (("procs", 122),): (86.0, 45_844, 1_448, 139.7),
+    (("load_factor", 0.9),): (74.2, 11_796, 0, 53.1),
+    (("runtime_scale", 0.9),): (74.2, 10_616, 0, 53.1),
+    (("size_scale", 0.9),): (74.5, 9_367, 0, 35.1),
+    (("procs", 142),): (74.3, 9_415, 0, 36.4),
+}
+
+
+@pytest.mark.slow
+def test_the_documented_manipulations_of_sdsc_sp2(sp2_archive_file):
+    from wla.archive import open as open_archive
+    from wla.sim import from_archive
+    from wla.sim.evaluate.batch_means import result_batch_means
+
+    got = {}
+    for key in DOCUMENTED:
+        [(name, value)] = key
+        with open_archive(sp2_archive_file) as a:
+            w = from_archive(a, "SDSC-SP2-1998-4.2-cln", procs=value if name == "procs" else None)
+        r = simulate(w, **({} if name == "procs" else {name: value}))
+        m = r.metrics
+        assert not m["saturation"]["saturated"]
+        got[key] = (round(100 * m["offered_load"], 1), round(m["wait"]["mean"]), round(m["wait"]["median"]),
+                     round(m["bounded_slowdown"]["mean"], 1))
+    assert got == DOCUMENTED
+    with open_archive(sp2_archive_file) as a:
+        w = from_archive(a, "SDSC-SP2-1998-4.2-cln")
+    # scaled run times are scaled arrivals on a clock F times slower: exact when F is exact in binary
+    for f in (0.75, 1.25):
+        arrivals, runtimes = simulate(w, load_factor=f), simulate(w, runtime_scale=f)
+        np.testing.assert_allclose(runtimes.wait, f * arrivals.wait, rtol=1e-9, atol=1e-6)
+    r = simulate(w)
+    rows = {b.metric: b for b in result_batch_means(r, 10)}
+    wait = rows["wait"]
+    assert (round(wait.mean), round(wait.ci_low), round(wait.ci_high), round(wait.lag1, 2)) == \
+        (20_746, 11_193, 30_299, 0.68)
+    assert [round(x) for x in wait.means][:2] == [4_659, 8_272] and round(max(wait.means)) == 41_132
+    by_time = result_batch_means(r, 10, "time", ("wait",))[0]
+    assert (round(by_time.mean), round(by_time.ci_low), round(by_time.ci_high)) == (23_752, 13_485, 34_018)
+    assert by_time.sizes.tolist() == [6_423, 6_746, 5_734, 7_063, 7_790, 5_009, 4_480, 4_527, 3_038, 2_680]
