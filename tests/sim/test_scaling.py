@@ -141,7 +141,11 @@ def test_the_documented_manipulations_of_sdsc_sp2(sp2_archive_file):
     for f in (0.75, 1.25):
         arrivals, runtimes = simulate(w, load_factor=f), simulate(w, runtime_scale=f)
         np.testing.assert_allclose(runtimes.wait, f * arrivals.wait, rtol=1e-9, atol=1e-6)
-    r = simulate(w)
+    r, sized = simulate(w), simulate(w, size_scale=1.05)
+    for lo, hi, log_wait, sized_wait in ((1, 9, 8_137, 8_197), (33, 64, 81_289, 329_883)):
+        jobs = (w.procs >= lo) & (w.procs <= hi)
+        assert (round(r.wait[jobs & r.measured].mean()), round(sized.wait[jobs & sized.measured].mean())) == \
+            (log_wait, sized_wait)
     rows = {b.metric: b for b in result_batch_means(r, 10)}
     wait = rows["wait"]
     assert (round(wait.mean), round(wait.ci_low), round(wait.ci_high), round(wait.lag1, 2)) == \
