@@ -178,6 +178,11 @@ Save = typer.Option(None, "--save", help="Store the schedule: a table name, or F
 Force = from_library(False, "--force", source="wla.sim.save:check_target.force",
                      also=("wla.sim.save:save_frame.force", "wla.sim.save:save.force"),
                      help="Let --save FILE.parquet replace a file that is not a result wla saved")
+BatchMeans = typer.Option(None, "--batch-means", metavar="K", show_default=False,
+                          help="Also cut the measured jobs into K consecutive batches: each metric's batch means, "
+                               "their 95% interval and lag-1 autocorrelation")
+BatchBy = from_library("jobs", "--batch-by", source="wla.sim.evaluate.batch_means:result_batch_means.by",
+                       callback=lowered, help="Batches of equal job counts (jobs) or equal spans of time (time)")
 EspProcs = typer.Option(..., "--procs", help="Processors of the machine")
 Mix = typer.Option(None, "--mix", readable=False, show_default=False,
                    help="Job mix CSV: type,fraction,run,count; or `published` (the 230-job ESP table) "

@@ -23,6 +23,8 @@ def simulate_cmd(
     sim: SimSettings = SimSettings(),
     save: Optional[str] = options.Save,
     force: bool = options.Force,
+    batch_means: Optional[int] = options.BatchMeans,
+    batch_by: str = options.BatchBy,
     as_json: bool = options.Json,
     wide: bool = options.Wide,
     archive: Optional[Path] = options.Archive,
@@ -35,10 +37,15 @@ def simulate_cmd(
 
     if log is None and query is None:
         raise UsageError("give a log to simulate, or --query SQL")
+    sim.checked()  # a setting out of range, refused before the archive is opened
     if save is not None:
         from wla.sim.save import check_target
 
         check_target(save, force)
+    if batch_means is not None:
+        from wla.sim.evaluate.batch_means import check_batches
+
+        check_batches(batch_means, batch_by)  # before the simulation
     ctx = context(archive)
     with progress.display("simulate", quiet=as_json):
         with ctx.reading() as a:  # closed before the simulation: ingest may write meanwhile
@@ -54,7 +61,12 @@ def simulate_cmd(
         else:
             with ctx.writing() as a:
                 saved = save_result(result, save, a)
-    show({**result.summary(), "warnings": warnings}, as_json, text.simulation, wide=wide)
+    data = {**result.summary(), "warnings": warnings}
+    if batch_means is not None:
+        from wla.sim.evaluate.batch_means import result_batch_means
+
+        data["batch_means"] = [b.to_dict() for b in result_batch_means(result, batch_means, batch_by)]
+    show(data, as_json, text.simulation, wide=wide)
     warn(warnings)
     if sim.check:
         typer.echo("schedule checked: valid", err=True)
@@ -64,7 +76,7 @@ def simulate_cmd(
 
 @app.command("esp")
 @takes(sim=(SimSettings, {n: None for n in ("procs", "tau", "warmup", "stop_at_last_arrival", "exclude",
-                                              "load_factor", "backlog")}))
+                                              "load_factor", "runtime_scale", "size_scale", "backlog")}))
 def esp_cmd(
     procs: int = options.EspProcs,
     mix: Optional[Path] = options.Mix,

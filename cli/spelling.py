@@ -17,6 +17,8 @@ FED_BY = {
     ("sweep", "journal"): "save",  # the sweep's journal lies beside what --save names
     ("shake", "path"): "save_workload",  # write_workload(workload, path, notes)
     (None, "target"): "save",  # save(result, target, ...): every command's --save
+    ("simulate", "batches"): "batch_means",  # result_batch_means(result, batches, by): --batch-means K
+    ("simulate", "by"): "batch_by",
 }
 # A parameter one command gives and others' messages name: always with that command.
 ELSEWHERE = {"read_files": "wla sql --read-files"}  # any query may want files; only `wla sql` lets it

@@ -446,6 +446,7 @@ def simulation(summary: dict) -> str:
     if c.get("reservations_delayed") is not None:
         lines.append(f"reservations moved later: {c['reservations_delayed']:,} (only when an estimate grows)")
     lines += [part for line in feedback_lines(s.get("feedback"), c) for part in _wrapped(line, "          ")]
+    lines += scaling_lines(s, c, m)
     lines.append("")
     lines.append(f"{'':18}{'mean':>12}{'median':>12}{'p95':>12}")
     for key, label in (("wait", "wait (s)"), ("response", "response (s)"),
@@ -461,7 +462,48 @@ def simulation(summary: dict) -> str:
     settings = "settings: " + " ".join(f"{k}={json.dumps(s[k])}" for k in SimSettings.names()
                                        if k not in _SAID_ELSEWHERE)
     lines += _wrapped(settings, "          ")
+    if summary.get("batch_means"):
+        lines += [""] + batch_means_lines(summary["batch_means"])
     return "\n".join(lines)
+
+
+def batch_means_lines(rows: list[dict]) -> list[str]:
+    """Each metric's batch means: their mean, 95% interval, lag-1 autocorrelation."""
+    first = rows[0]
+    low, high = first["batch_jobs"]
+    jobs = f"{low:,} jobs each" if low == high else f"{low:,} to {high:,} jobs"
+    left = f", the first {first['left_out']:,} measured jobs left out" if first["left_out"] else ""
+    out = [f"batch means: {first['batches']:,} batches by {first['by']} ({jobs}{left})",
+           f"{'':18}{'mean':>12}{'95% low':>12}{'95% high':>12}{'lag-1 r':>10}"]
+    for r in rows:
+        lag = "-" if r["lag1"] is None else f"{r['lag1']:.2f}"
+        out.append(f"{r['metric'].replace('_', ' '):18}" + "".join(f"{_number(r[k]):>12}" for k in
+                                                                   ("mean", "ci_low", "ci_high")) + f"{lag:>10}")
+    bound = first["lag1_bound"]
+    loose = [r["metric"].replace("_", " ") for r in rows if r["independent"] is False]
+    if loose:
+        out += _wrapped(f"batch means correlated (lag-1 r beyond +-{bound:.2f}, 1.96/sqrt(K)) for "
+                        f"{', '.join(loose)}: the interval is too narrow there; give fewer, longer batches", "  ")
+    else:
+        out.append(f"lag-1 r within +-{bound:.2f} (1.96/sqrt(K)) for every metric: batch means nearly independent")
+    return out
+
+
+def scaling_lines(s: dict, c: dict, m: dict) -> list[str]:
+    """The load manipulations applied (load factor, sim/scaling.py) and the
+    offered load they give; nothing when the trace is replayed as logged."""
+    runtime, size, arrivals = s.get("runtime_scale", 1.0), s.get("size_scale", 1.0), s.get("load_factor", 1.0)
+    if runtime == 1.0 and size == 1.0 and arrivals == 1.0:
+        return []
+    held = c.get("sizes_held") or {}
+    parts = [f"interarrival times /{arrivals:g}"] if arrivals != 1.0 else []
+    if runtime != 1.0:
+        parts.append(f"run and requested times x{runtime:g}")
+    if size != 1.0:
+        kept = ", ".join(f"{n:,} {r}" for r, n in held.items() if n)
+        parts.append(f"sizes x{size:g}" + (f" ({kept})" if kept else ""))
+    load = m.get("offered_load")
+    return [f"load: {'; '.join(parts)}" + ("" if load is None else f"; offered load {100 * load:.1f}%")]
 
 
 def feedback_lines(feedback: bool | None, c: dict) -> list[str]:
@@ -493,7 +535,8 @@ def _wrapped(line: str, indent: str) -> list[str]:
 
 # Settings the simulation's text shows elsewhere: in its first lines, on
 # stderr (--check), in the saturation line (what the backlog counts).
-_SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog", "feedback")
+_SAID_ELSEWHERE = ("policy", "estimate", "overrun", "procs", "check", "backlog", "feedback", "runtime_scale",
+                   "size_scale")
 
 
 def saturation_line(sat: dict) -> str:
@@ -563,12 +606,16 @@ def shaking(summary: dict) -> str:
     return "\n".join(lines)
 
 
+_AS_LOGGED = ("runtime_scale", "size_scale")  # at 1, the trace's own run times and sizes: not worth a word
+
+
 def sweep(summary: dict, metric: str) -> str:
     """Per point, one metric: the single run against the shaken runs."""
     s, source = summary["settings"], summary["source"]
     sh, sim, rs = s["shaking"], s["simulate"], s.get("resampling")
     names = list(s["grids"])
-    fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
+    fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names
+                      and not (k in _AS_LOGGED and v == 1.0))
     if rs is None:
         mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
         how = [f"{count(s['runs'], 'shaken run')} each, seed {sh['seed']}",

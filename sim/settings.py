@@ -14,8 +14,9 @@ OVERRUNS = ("truncate", "extend", "keep")
 TIES = ("log", "reverse")
 PASSES = ("instant", "event")
 BACKLOGS = ("waiting", "outstanding")  # what saturation's backlog counts
-# Load factors from a millionth to a million: beyond, arrivals collapse into
-# one instant or spread over millions of years, and the times lose meaning.
+# Load factors (and run-time and size scales) from a millionth to a million:
+# beyond, arrivals collapse into one instant or spread over millions of
+# years, and the times lose meaning.
 LOAD_FACTORS = (1e-6, 1e6)
 TAU = 10.0  # seconds: bounded slowdown counts a shorter run as this long
 WARMUP = 0.01  # the first share of jobs (by arrival), simulated but not measured
@@ -48,6 +49,11 @@ class SimSettings(Settings):
     exclude: str | None = setting(None, "Simulate but do not measure jobs matching this predicate")
     load_factor: float = setting(1.0, "Divide interarrival times by this",
                                  check=lambda n, v: number(n, v, *LOAD_FACTORS))
+    runtime_scale: float = setting(1.0, "Multiply run times and requested times by this (sim/scaling.py)",
+                                   check=lambda n, v: number(n, v, *LOAD_FACTORS), flags=("--scale-runtime",))
+    size_scale: float = setting(1.0, "Multiply job sizes by this, rounded half up, held between 1 and the "
+                                     "machine (sim/scaling.py)",
+                                check=lambda n, v: number(n, v, *LOAD_FACTORS), flags=("--scale-size",))
     seed: int = setting(0, "Seed of every random draw (badness estimates, ESP batches)",
                         check=lambda n, v: whole(n, v, 0, MAX_SEED))
     ties: str = setting("log", "Simultaneous arrivals: log (log order) or reverse", choices=TIES, what="tie order")

@@ -12,6 +12,7 @@ from .predictors import parse_estimator, scheduler_estimates
 from .reference import apply_overrun
 from .result import SimResult
 from .saturation import saturation
+from .scaling import offered_load, scale_runtimes, scale_sizes
 from .schedule import schedule_adjusted
 from .settings import TAU, WARMUP, SimSettings  # noqa: F401 (simulate's defaults, as named before)
 from .workload import ESTIMATE_RULE, REASONS, Workload, from_frame
@@ -51,7 +52,8 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     archive's column names, or a DuckDB relation) with `settings`
     (settings.py; keywords edit them: `simulate(w, policy="fcfs")`).
     `exclude` picks jobs that are simulated but not measured; `procs`
-    overrides the machine size; `load_factor` divides interarrival times;
+    overrides the machine size; `load_factor` divides interarrival times,
+    `runtime_scale` and `size_scale` multiply run times and sizes (scaling.py);
     `backlog` is what saturation counts (saturation.py)."""
     s, estimator = _checked((settings or SimSettings()).edit(**changes))
     policy, overrun, procs, exclude, ties, passes = s.policy, s.overrun, s.procs, s.exclude, s.ties, s.passes
@@ -69,18 +71,21 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     if len(submit) and s.load_factor != 1.0:
         first = submit.min()
         submit = first + (submit - first) / s.load_factor
-    run, own = apply_overrun(w.run, w.estimate, overrun)
+    run, own = scale_runtimes(w.run, w.estimate, s.runtime_scale)
+    sized = scale_sizes(w.procs, s.size_scale, P)
+    sizes = sized.procs
+    run, own = apply_overrun(run, own, overrun)
     believed = scheduler_estimates(estimator, run, own, s.seed)
     last_k = estimator.k if estimator.kind == "last" else 0
     linked = s.feedback and w.prev is not None and bool((w.prev >= 0).any())
-    sched = schedule_adjusted(submit, run, w.procs, own if last_k else believed, P, policy, overrun,
+    sched = schedule_adjusted(submit, run, sizes, own if last_k else believed, P, policy, overrun,
                               w.user, last_k, ties, passes, w.prev if linked else None, w.think)
     trace_submit, submit = submit, sched.arrive  # with feedback, a job may arrive after its submit time
     start, held, order = sched.start, sched.held, sched.order
     if s.check:
         exact = estimator.kind == "exact" or (estimator.kind == "badness" and estimator.factor == 0)
         guarantee = policy == "easy" and exact and passes == "instant"
-        invariants.check(w.job, submit, start, held, w.procs, P, order if guarantee else None,
+        invariants.check(w.job, submit, start, held, sizes, P, order if guarantee else None,
                          sched.reservation, sched.estimate, sched.delayed or 0)
         if linked:
             invariants.check_feedback(w.job, trace_submit, submit, start + held, w.prev, w.think)
@@ -88,7 +93,8 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     end = start + held
     per_job = job_metrics(submit, start, held, s.tau)
     measure = measured(submit, end, order, w.excluded, s.warmup, s.stop_at_last_arrival)
-    summary = summarize(per_job, measure, start, end, w.procs, submit, P)
+    summary = summarize(per_job, measure, start, end, sizes, submit, P)
+    summary["offered_load"] = offered_load(trace_submit, run, sizes, P)
     summary["saturation"] = saturation(submit, start, end, order, s.backlog)
     counts = {
         "jobs": w.total,
@@ -102,6 +108,8 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
         # fields 17/18: jobs that wait for another under feedback, and those whose preceding job is not here
         "dependencies": dict(w.dependencies) if w.prev is not None else {},
         "arrived_late": int((submit > trace_submit).sum()),
+        # size_scale: jobs whose scaled size was held at 1 processor, or at the machine
+        "sizes_held": {"raised to 1": sized.raised, "capped at the machine": sized.capped},
     }
     settings = {**s.as_dict(), "estimate": str(estimator), "procs": P,
                 "exclude": exclude if exclude is not None else w.source.get("exclude")}
@@ -111,5 +119,5 @@ def simulate(workload, settings: SimSettings | None = None, **changes) -> SimRes
     return SimResult(
         settings=settings, sim_settings=s, source={k: v for k, v in w.source.items() if k != "exclude"},
         counts=counts, metrics=summary, job=w.job, submit=submit, trace_submit=trace_submit, start=start, end=end,
-        run=held, procs=w.procs, estimate=sched.estimate, wait=per_job.wait, response=per_job.response,
+        run=held, procs=sizes, estimate=sched.estimate, wait=per_job.wait, response=per_job.response,
         bounded_slowdown=per_job.bounded_slowdown, measured=measure.mask, reservation=sched.reservation)

@@ -7,8 +7,9 @@ value rounded to the step's decimals, so 0.5:0.95:0.01 gives 0.5, 0.51, ...,
 0.95 exactly as written), a list `V1,V2,...`, or for estimates `last:A..B`
 or `badness:A:B:STEP`. Parameters: load (the load factor: interarrival times
 divided by it; in a resampled sweep the resampling's load factor),
-estimate, badness (the factor F of badness:F), policy, procs, overrun, and
-rb_npw (resampled sweeps: rare-behavior users per week).
+estimate, badness (the factor F of badness:F), policy, procs, runtime_scale
+and size_scale (run times and sizes multiplied: sim/scaling.py), overrun,
+and rb_npw (resampled sweeps: rare-behavior users per week).
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ GRID = {
     "badness": ("estimate", *_BADNESS),
     "policy": ("policy", str, None),  # a choice, checked with every point's settings
     "procs": ("procs", *_setting("procs")),
+    "runtime_scale": ("runtime_scale", *_setting("runtime_scale")),  # run and requested times multiplied
+    "size_scale": ("size_scale", *_setting("size_scale")),  # sizes multiplied, rounded, held in [1, P]
     "overrun": ("overrun", str, None),
     "rb_npw": ("rb_npw", *_setting("rb_npw", ResampleSettings)),  # resampled sweeps only: RB_NPW
 }

@@ -58,7 +58,8 @@ def _statistics() -> dict[str, tuple[str, str]]:
 STATISTICS = _statistics() | METRICS
 
 SWEPT = {"load": "load factor (×)", "badness": "badness factor F (×)", "procs": "machine size (processors)",
-         "rb_npw": "rare-behavior users per week (users/week)"}
+         "rb_npw": "rare-behavior users per week (users/week)", "runtime_scale": "run times scaled by (×)",
+         "size_scale": "job sizes scaled by (×)"}
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ KEYS = {
     "log": TEXT, "version": TEXT, "query": TEXT, "policy": TEXT, "estimate": TEXT, "overrun": TEXT,
     "exclude": TEXT, "ties": TEXT, "passes": TEXT, "attribute": TEXT,
     "procs": WHOLE, "runs": WHOLE, "seed": WHOLE,
-    "tau": NUMBER, "warmup": NUMBER, "load_factor": NUMBER, "degree": NUMBER, "relative": NUMBER, "jobs": NUMBER,
+    "tau": NUMBER, "warmup": NUMBER, "load_factor": NUMBER,
+    "runtime_scale": NUMBER, "size_scale": NUMBER, "degree": NUMBER, "relative": NUMBER, "jobs": NUMBER,
     "stop_at_last_arrival": FLAG, "absolute": FLAG,
 }
 
