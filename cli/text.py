@@ -763,6 +763,16 @@ def users(summary: dict, log: str) -> str:
     return "\n".join(lines)
 
 
+def _drawn(f: dict) -> str:
+    """What a resampled workload drew: users by class, or single sessions or jobs."""
+    if "units_drawn" in f:
+        return (f"{count(f['units_drawn'], f['unit'])} drawn of the log's {f['units_in_log']:,} "
+                f"({f['units_per_week']:.3g} a week), each moved to a random week")
+    return (f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
+            f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} "
+            "in all" + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")")
+
+
 def resampled(data: dict) -> str:
     s, f = data["settings"], data["figures"]
     return "\n".join([
@@ -770,9 +780,7 @@ def resampled(data: dict) -> str:
         f"{count(data['jobs'], 'job')} of {count(data['users'], 'user instance')} over {count(f['weeks'], 'week')}"
         + (f"; {count(data['rare_behavior_jobs'], 'rare-behavior job')} (not measured)"
            if data["rare_behavior_jobs"] else ""),
-        f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
-        f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} in all"
-        + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")",
+        _drawn(f),
         f"load {s['load']:g}: simulate it with `wla simulate {for_shell(data['name'])}`, export it with "
         f"`wla export {for_shell(data['name'])} -o FILE.swf`",
     ])

@@ -15,6 +15,9 @@ MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all
 # user active in week 0); cycle: a random week of its cycle of activity and
 # restart gap, so that as many are active at the start as on average later.
 PHASES = ("activity", "cycle")
+# What is drawn (docs/pages/reproductions/baselines.md): whole users (the paper's method), whole sessions
+# or single jobs (the baselines its section 3 argues against).
+UNITS = ("user", "session", "job")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,9 @@ class ResampleSettings(Settings):
                                      "(definitions: Resampling; all active in week 0), or 'cycle', of its activity and "
                                      "restart gap", choices=PHASES)
 
+    unit: str = setting("user", "What is drawn: 'user' (whole users, definitions: Resampling), 'session' (single "
+                                "sessions) or 'job' (single jobs), the last two shifted by whole weeks",
+                        choices=UNITS, what="unit")
     def checked(self) -> ResampleSettings:
         if canonical(self.phase, PHASES) is None:  # said as resample's options have always said it
             raise ParameterError(f"{{phase}} is one of {', '.join(PHASES)}, not {self.phase!r}", "phase")

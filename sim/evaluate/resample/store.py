@@ -13,7 +13,7 @@ from wla.archive.swf.fields import FIELDS
 
 from .pools import Triple
 from .settings import ResampleSettings
-from .workload import METHOD, Resampled, read_source, resample_source
+from .workload import Resampled, method, read_source, resample_source
 
 if TYPE_CHECKING:
     from wla.archive.store.file import Archive
@@ -30,12 +30,16 @@ def _column(values: np.ndarray, integer: bool) -> list[str]:
     return [str(int(v)) if v.is_integer() else repr(v) for v in values.astype(np.float64).tolist()]
 
 
+def _what(settings: dict) -> str:
+    return {"session": "single sessions", "job": "single jobs"}.get(settings.get("unit", "user"), "users' jobs")
+
+
 def notes(r: Resampled) -> list[str]:
     import wla
 
     s, f = r.parameters["settings"], r.parameters["figures"]
-    lines = [f"A resampled workload of {r.source}, made by wla {wla.__version__} by {METHOD}: "
-             "users' jobs recombined, shifted by whole weeks.",
+    lines = [f"A resampled workload of {r.source}, made by wla {wla.__version__} by {method(s)}: "
+             f"{_what(s)} recombined, shifted by whole weeks.",
              "Settings: " + ", ".join(f"{k}={'log' if v is None else v}" for k, v in s.items()) + ".",
              "Used: " + ", ".join(f"{k}={round(v, 6) if isinstance(v, float) else v}" for k, v in f.items()) + ".",
              "User numbers are user instances (source user, replica); the archive's table resampled_jobs "
@@ -68,7 +72,7 @@ def store_resampled(archive: Archive, r: Resampled, name: str) -> int:
                          "source_job": r.source_job, "source_user": r.source_user,
                          "replica": r.replica.astype(np.int32), "rare": r.rare})
     parameters = json.loads(json.dumps(r.parameters))
-    return store_derived(archive, name, swf_text(r, facts), kind="resampled", method=METHOD,
+    return store_derived(archive, name, swf_text(r, facts), kind="resampled", method=method(r.parameters["settings"]),
                          source_log_id=archive.log_id(r.source), parameters=parameters,
                          per_job=("resampled_jobs", rows))
 

@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from wla.archive.store.file import Archive
 
 METHOD = "user-level resampling (definitions: Resampling)"
+UNIT_METHODS = {"session": "session-level resampling (reproductions: Baselines)",
+                "job": "job-level resampling (reproductions: Baselines)"}
+
+
+def method(settings: dict) -> str:
+    """How a workload was made, by its settings' unit."""
+    return UNIT_METHODS.get(settings.get("unit", "user"), METHOD)
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,18 @@ def read_source(archive: Archive, log: str, version: str | None = None, triples:
 
 
 def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
-    p = plan(src.pools, src.jobs["submit"].to_numpy(np.float64), settings)
+    settings = settings.checked()
+    submit = src.jobs["submit"].to_numpy(np.float64)
+    if settings.unit == "user":
+        p = plan(src.pools, submit, settings)
+    else:
+        from wla.archive.analysis.stats.users import job_ends
+
+        from .units import unit_plan
+
+        end = job_ends(submit, src.jobs["wait"].to_numpy(np.float64, na_value=np.nan),
+                       src.jobs["run"].to_numpy(np.float64, na_value=np.nan))
+        p = unit_plan(src.pools, submit, end, settings)
     jobs = assemble(src.jobs, p)
     parameters = {"settings": settings.checked().as_dict(), "figures": p.figures,
                   "pools": {"long_term_weeks": src.pools.long_term_weeks, "edge_weeks": src.pools.edge_weeks},
