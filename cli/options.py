@@ -258,6 +258,11 @@ RareFromFlurries = from_library(False, "--rb-from-flurries", source=f"{RESAMPLE}
                                 help="Take the rare-behavior triples from the candidates of `wla flurries`")
 Weeks = option(ResampleSettings, "weeks")
 Phase = option(ResampleSettings, "phase")
+ResampleMix = typer.Option([], "--mix", show_default=False, metavar="LOG",
+                           help="Mix the users of another log (or LOG@VERSION) in, on the machine --procs "
+                                "(repeatable; reproductions: Baselines)")
+MixProcs = from_library(None, "--procs", source="wla.sim.evaluate.resample.store:resample_log.procs",
+                        show_default=False, help="Processors of the mixed workload's machine (with --mix)")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
 

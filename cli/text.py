@@ -763,6 +763,15 @@ def users(summary: dict, log: str) -> str:
     return "\n".join(lines)
 
 
+def _sources(data: dict) -> str:
+    """The log resampled, or the logs mixed and their machine."""
+    mix = data.get("mix")
+    if not mix:
+        return data["source"]
+    kept = "" if mix["weekday_kept"] else "; weekdays not aligned (a log has no UnixStartTime)"
+    return " + ".join(m["log"] for m in mix["logs"]) + f" on {mix['machine_size']:,} processors{kept}"
+
+
 def _drawn(f: dict) -> str:
     """What a resampled workload drew: users by class, or single sessions or jobs."""
     if "units_drawn" in f:
@@ -776,7 +785,7 @@ def _drawn(f: dict) -> str:
 def resampled(data: dict) -> str:
     s, f = data["settings"], data["figures"]
     return "\n".join([
-        f"stored {data['name']}: a resampled workload of {data['source']}, seed {s['seed']}",
+        f"stored {data['name']}: a resampled workload of {_sources(data)}, seed {s['seed']}",
         f"{count(data['jobs'], 'job')} of {count(data['users'], 'user instance')} over {count(f['weeks'], 'week')}"
         + (f"; {count(data['rare_behavior_jobs'], 'rare-behavior job')} (not measured)"
            if data["rare_behavior_jobs"] else ""),

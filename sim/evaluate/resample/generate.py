@@ -130,8 +130,8 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     chosen = np.concatenate([rng.permutation(long_pool) for _ in range(rounds)])[:n_long] if rounds else []
     users, times = np.unique(np.asarray(chosen, np.int64), return_counts=True)
     picked = dict(zip(users.tolist(), times.tolist()))
-    length = pools.log_last - pools.log_first
-    gaps = {u: max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
+    length = pools.spans()  # each user's own log's span (logs mixed: mix.py)
+    gaps = {u: max(1, half_up((length[u] - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
             for u in dict.fromkeys(int(u) for u in chosen)}
     k0 = {u: int(rng.integers(active[u] if s.phase == "activity" else active[u] - 1 + gaps[u])) for u in gaps}
     seen: dict[int, int] = {}

@@ -5,7 +5,7 @@ rare-behavior flag."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
@@ -13,7 +13,7 @@ from wla.archive.swf.fields import FIELDS
 
 from .pools import Triple
 from .settings import ResampleSettings
-from .workload import Resampled, method, read_source, resample_source
+from .workload import Resampled, SourceLog, method, read_source, resample_source
 
 if TYPE_CHECKING:
     from wla.archive.store.file import Archive
@@ -45,6 +45,11 @@ def notes(r: Resampled) -> list[str]:
              "User numbers are user instances (source user, replica); the archive's table resampled_jobs "
              "maps each job to its source job and user.",
              f"Rare-behavior jobs: {int(r.rare.sum())} (not measured by simulations)."]
+    mix = r.parameters.get("mix")
+    if mix:
+        lines.append(f"Users of {len(mix['logs'])} logs mixed on {mix['machine_size']} processors: "
+                     + "; ".join(f"{m['log']} (users + {m['user_offset']}, submits + {m['shift_seconds']:g} s)"
+                                 for m in mix["logs"]) + ".")
     for t in r.parameters["rare_behavior"]:
         lines.append(f"Rare-behavior triple: user {t['user']}, submit {t['begin']:g} to {t['end']:g}.")
     return lines
@@ -68,6 +73,8 @@ def store_resampled(archive: Archive, r: Resampled, name: str) -> int:
     from wla.archive.store.derived import store_derived
 
     facts = log_facts(archive, r.source)
+    if "mix" in r.parameters:  # the machine asked for, not the first log's
+        facts = {**facts, "max_procs": r.P, "max_nodes": None, "machine_size": r.P}
     rows = pd.DataFrame({"job": r.jobs["job"].to_numpy(np.int64), "source_line": r.source_line.astype(np.int32),
                          "source_job": r.source_job, "source_user": r.source_user,
                          "replica": r.replica.astype(np.int32), "rare": r.rare})
@@ -80,14 +87,37 @@ def store_resampled(archive: Archive, r: Resampled, name: str) -> int:
 def resample_log(archive: Archive, log: str, version: str | None = None, *, name: str | None = None,
                  settings: ResampleSettings = ResampleSettings(), rb: list[Triple] | tuple = (),
                  rb_from_flurries: bool = False, long_term_weeks: float = 12.0,
-                 edge_weeks: float = 4.0) -> tuple[str, Resampled]:
+                 edge_weeks: float = 4.0, mix: Sequence[str] = (), procs: int | None = None) -> tuple[str, Resampled]:
     """Resample a log and store the workload as log `name` (default
-    LOG-rSEED); returns the name and the workload."""
+    LOG-rSEED); returns the name and the workload. `mix` names more logs
+    whose users join the log's (mix.py), on a machine of `procs` processors."""
     from wla.archive.resolve import resolve
     from wla.archive.store.derived import free_name
 
-    name = free_name(archive, name or f"{resolve(archive, log, version).name.replace('@', '-')}-r{settings.seed}")
-    src = read_source(archive, log, version, rb, rb_from_flurries, long_term_weeks, edge_weeks)
+    base = resolve(archive, log, version).name.replace('@', '-') + ("-mix" if mix else "")
+    name = free_name(archive, name or f"{base}-r{settings.seed}")
+    src = mixed_source(archive, log, version, rb, rb_from_flurries, long_term_weeks, edge_weeks, mix, procs)
     r = resample_source(src, settings)
     store_resampled(archive, r, name)
     return name, r
+
+
+def mixed_source(archive: Archive, log: str, version: str | None, rb: list[Triple] | tuple = (),
+                 rb_from_flurries: bool = False, long_term_weeks: float = 12.0, edge_weeks: float = 4.0,
+                 mix: Sequence[str] = (), procs: int | None = None) -> SourceLog:
+    """The log read once, or with `mix` the users of it and of every log
+    named (each LOG or LOG@VERSION) on `procs` processors."""
+    from wla.archive.kernel.errors import ParameterError
+
+    src = read_source(archive, log, version, rb, rb_from_flurries, long_term_weeks, edge_weeks)
+    if not mix:
+        if procs is not None:
+            raise ParameterError("{procs} sets the machine of a mix: give {mix} LOG too", "procs", "mix")
+        return src
+    if procs is None:
+        raise ParameterError("{mix} puts users of several logs on one machine: give its size, {procs} N",
+                             "mix", "procs")
+    from .mix import mix_sources
+
+    others = [read_source(archive, m, None, (), rb_from_flurries, long_term_weeks, edge_weeks) for m in mix]
+    return mix_sources([src, *others], procs)

@@ -12,7 +12,8 @@ loss can be measured with the same statistics.
   load); a session starts when a job's submit is more than `gap` seconds
   after the end of the user's previous jobs, as the statistics count them;
 - count: half_up(load x units x weeks / the log's weeks), fixed, so a
-  workload of the log's length holds as many units as the log;
+  workload of the log's length holds as many units as the log (logs mixed:
+  the sum of each log's units a week);
 - each draw: a unit, uniformly (or by its user's weight) with replacement,
   and an output week, uniformly; the unit's jobs are moved by whole weeks
   so its first job falls in that week (day of the week and time of day
@@ -68,7 +69,8 @@ def unit_plan(pools: UserPools, submit: np.ndarray, end: np.ndarray, settings: R
     n_units = len(owner)
     if not n_units:
         raise UsageError(f"the log has no {s.unit} to resample (see `wla users`)")
-    drawn = half_up(s.load * n_units * weeks / default_weeks(pools))
+    per_week = _per_week(pools, owner)
+    drawn = half_up(s.load * per_week * weeks)
     rng = stream(s.seed)
     if weights is None:
         which = rng.integers(n_units, size=drawn)
@@ -89,9 +91,17 @@ def unit_plan(pools: UserPools, submit: np.ndarray, end: np.ndarray, settings: R
     instance = np.searchsorted(users, job_user)
     order = np.lexsort((np.arange(len(source)), moved))
     figures = {"unit": s.unit, "weeks": weeks, "units_in_log": n_units, "units_drawn": drawn,
-               "units_per_week": n_units / default_weeks(pools) * s.load}
+               "units_per_week": per_week * s.load}
     return Plan(source[order], moved[order], segment[order], instance[order], users.astype(np.int64),
                 np.zeros(len(users), np.int64), np.zeros(len(users), bool), figures)
+
+
+def _per_week(pools: UserPools, owner: np.ndarray) -> float:
+    """The log's units a week; logs mixed (mix.py), the sum of each log's."""
+    if not pools.parts:
+        return len(owner) / default_weeks(pools)
+    counts = np.bincount(pools.origin[owner], minlength=len(pools.parts))
+    return float(sum(c / default_weeks(p) for c, p in zip(counts, pools.parts)))
 
 
 def _refuse_user_settings(s: ResampleSettings) -> None:

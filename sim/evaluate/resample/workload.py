@@ -102,11 +102,15 @@ def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
     parameters = {"settings": settings.checked().as_dict(), "figures": p.figures,
                   "pools": {"long_term_weeks": src.pools.long_term_weeks, "edge_weeks": src.pools.edge_weeks},
                   "rare_behavior": [{"user": t.user, "begin": t.begin, "end": t.end} for t in src.pools.triples]}
+    mix = src.facts.get("mix")
+    if mix:  # several logs (mix.py): which users came from which, how their clocks were set
+        parameters["mix"] = {"logs": mix, "machine_size": src.P, "weekday_kept": src.facts.get("weekday_kept")}
     return Resampled(
         jobs=jobs, source_line=src.jobs["line_no"].to_numpy(np.int64)[p.source],
         source_job=src.jobs["job"].to_numpy(np.int64)[p.source],
         source_user=p.instance_user[p.instance], replica=p.instance_replica[p.instance],
-        rare=p.instance_rare[p.instance], P=src.P, clock=src.clock, parameters=parameters, source=src.name)
+        rare=p.instance_rare[p.instance], P=src.P, clock=src.clock, parameters=parameters,
+        source=mix[0]["log"] if mix else src.name)
 
 
 def resample(archive: Archive, log: str, version: str | None = None, *, weeks: int | None = None,
