@@ -772,6 +772,17 @@ def _sources(data: dict) -> str:
     return " + ".join(m["log"] for m in mix["logs"]) + f" on {mix['machine_size']:,} processors{kept}"
 
 
+def _favor(favor: dict | None) -> list[str]:
+    """The favored class, and how much of the workload it came to hold."""
+    if not favor:
+        return []
+    t = favor["threshold"]
+    shown = "-" if t is None else f"{t:,.0f}" if t >= 1000 else f"{t:.4g}"
+    return [f"favored: the top {favor['top']:.0%} by {favor['figure']} ({favor['users']} users, from "
+            f"{shown}), weight {favor['weight']:g}: {count(favor['jobs'], 'job')} of "
+            f"{count(favor['instances'], 'user instance')}"]
+
+
 def _drawn(f: dict) -> str:
     """What a resampled workload drew: users by class, or single sessions or jobs."""
     if "units_drawn" in f:
@@ -790,6 +801,7 @@ def resampled(data: dict) -> str:
         + (f"; {count(data['rare_behavior_jobs'], 'rare-behavior job')} (not measured)"
            if data["rare_behavior_jobs"] else ""),
         _drawn(f),
+        *_favor(data.get("favor")),
         f"load {s['load']:g}: simulate it with `wla simulate {for_shell(data['name'])}`, export it with "
         f"`wla export {for_shell(data['name'])} -o FILE.swf`",
     ])

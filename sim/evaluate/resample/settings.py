@@ -18,6 +18,9 @@ PHASES = ("activity", "cycle")
 # What is drawn (docs/pages/reproductions/baselines.md): whole users (the paper's method), whole sessions
 # or single jobs (the baselines its section 3 argues against).
 UNITS = ("user", "session", "job")
+# A per-user figure that marks the favored class (the users in its top share): total processor-seconds,
+# jobs, mean run time, mean processors.
+FAVOR = ("processor-seconds", "jobs", "run-time", "processors")
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,13 @@ class ResampleSettings(Settings):
     unit: str = setting("user", "What is drawn: 'user' (whole users, definitions: Resampling), 'session' (single "
                                 "sessions) or 'job' (single jobs), the last two shifted by whole weeks",
                         choices=UNITS, what="unit")
+    favor: str | None = setting(None, "Favor the users whose figure (processor-seconds, jobs, run-time, processors)"
+                                      " is in the top --favor-top share", choices=FAVOR, what="favored figure")
+    favor_top: float = setting(0.25, "The share of the pool's users that is favored (the largest figures)",
+                               check=lambda n, v: number(n, v, 1e-9, 1.0))
+    favor_weight: float = setting(1.0, "How many times as likely a favored user is to be drawn (1: no bias)",
+                                  check=lambda n, v: number(n, v, 1e-6, 1e6))
+
     def checked(self) -> ResampleSettings:
         if canonical(self.phase, PHASES) is None:  # said as resample's options have always said it
             raise ParameterError(f"{{phase}} is one of {', '.join(PHASES)}, not {self.phase!r}", "phase")

@@ -45,6 +45,10 @@ def notes(r: Resampled) -> list[str]:
              "User numbers are user instances (source user, replica); the archive's table resampled_jobs "
              "maps each job to its source job and user.",
              f"Rare-behavior jobs: {int(r.rare.sum())} (not measured by simulations)."]
+    favor = r.parameters.get("favor")
+    if favor:
+        lines.append(f"Favored: users in the top {favor['top']:g} by {favor['figure']} ({favor['users']} users), "
+                     f"each {favor['weight']:g} times as likely to be drawn; their jobs: {favor['jobs']}.")
     mix = r.parameters.get("mix")
     if mix:
         lines.append(f"Users of {len(mix['logs'])} logs mixed on {mix['machine_size']} processors: "

@@ -86,10 +86,13 @@ def read_source(archive: Archive, log: str, version: str | None = None, triples:
 
 
 def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
+    from .favor import user_weights
+
     settings = settings.checked()
     submit = src.jobs["submit"].to_numpy(np.float64)
+    weights, favor = user_weights(src.pools, src.jobs, settings)
     if settings.unit == "user":
-        p = plan(src.pools, submit, settings)
+        p = plan(src.pools, submit, settings, weights)
     else:
         from wla.archive.analysis.stats.users import job_ends
 
@@ -97,11 +100,16 @@ def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
 
         end = job_ends(submit, src.jobs["wait"].to_numpy(np.float64, na_value=np.nan),
                        src.jobs["run"].to_numpy(np.float64, na_value=np.nan))
-        p = unit_plan(src.pools, submit, end, settings)
+        p = unit_plan(src.pools, submit, end, settings, weights)
     jobs = assemble(src.jobs, p)
     parameters = {"settings": settings.checked().as_dict(), "figures": p.figures,
                   "pools": {"long_term_weeks": src.pools.long_term_weeks, "edge_weeks": src.pools.edge_weeks},
                   "rare_behavior": [{"user": t.user, "begin": t.begin, "end": t.end} for t in src.pools.triples]}
+    if favor:  # the class, and how much of the workload it holds
+        users = np.asarray(favor["favored_users"], np.int64)
+        drawn = np.isin(p.instance_user[p.instance], users)
+        parameters["favor"] = {**favor, "jobs": int(drawn.sum()),
+                               "instances": int(np.isin(p.instance_user[np.unique(p.instance)], users).sum())}
     mix = src.facts.get("mix")
     if mix:  # several logs (mix.py): which users came from which, how their clocks were set
         parameters["mix"] = {"logs": mix, "machine_size": src.P, "weekday_kept": src.facts.get("weekday_kept")}
