@@ -842,8 +842,12 @@ def validation(summary: dict) -> str:
     """Per statistic: the log's value, the resampled mean, p5 and p95, and where the log falls."""
     s = summary["settings"]
     rs = s["resampling"]
+    unit = rs.get("unit", "user")
+    how = f"phase {rs['phase']}" if unit == "user" else f"single {unit}s"
+    if rs.get("favor"):
+        how += f", the top {rs['favor_top']:g} by {rs['favor']} weighing {rs['favor_weight']:g}"
     lines = [*_notes(f"{s['log']}: {count(s['runs'], 'resampled workload')} (seed {rs['seed']}, load {rs['load']:g}, "
-                     f"phase {rs['phase']}), each simulated with {s['simulate']['policy'].upper()}"), ""]
+                     f"{how}), each simulated with {s['simulate']['policy'].upper()}"), ""]
     rows = []
     for name, d in summary["statistics"].items():
         at = "-" if d["percentile"] is None else f"p{d['percentile']:.0f}"

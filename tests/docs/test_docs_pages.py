@@ -96,12 +96,13 @@ def test_the_slow_examples_are_the_studies_on_the_real_logs():
     """The studies of minutes (and the versions they need), on the pages that
     show them; nothing else is left out."""
     slow = {(name(p), e.text.split()[1]) for p in pages() for e in examples(p) if e.slow}
-    assert sorted(slow) == [("reproductions/butterfly", "clean"), ("reproductions/butterfly", "compare"),
+    assert sorted(slow) == [("reproductions/baselines", "validate"),
+                            ("reproductions/butterfly", "clean"), ("reproductions/butterfly", "compare"),
                             ("reproductions/sessions", "sessions"),
                             ("reproductions/window", "resample"), ("reproductions/window", "stats"),
                             ("resampling", "sweep"), ("resampling", "validate"),
                             ("shaking", "compare"), ("shaking", "sweep")]
-    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 16
+    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 20
 
 
 def test_a_single_page_runs_alone_by_its_name():
