@@ -102,7 +102,7 @@ def test_the_slow_examples_are_the_studies_on_the_real_logs():
                             ("reproductions/window", "resample"), ("reproductions/window", "stats"),
                             ("resampling", "sweep"), ("resampling", "validate"),
                             ("shaking", "compare"), ("shaking", "sweep")]
-    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 20
+    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 19
 
 
 def test_a_single_page_runs_alone_by_its_name():
