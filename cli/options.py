@@ -274,6 +274,11 @@ Weeks = option(ResampleSettings, "weeks")
 RbNpw = option(ResampleSettings, "rb_npw")
 ResampleLoad = option(ResampleSettings, "load")
 Phase = option(ResampleSettings, "phase")
+ResampleMix = typer.Option([], "--mix", show_default=False, metavar="LOG",
+                           help="Mix the users of another log (or LOG@VERSION) in, on the machine --procs "
+                                "(repeatable; reproductions: Baselines)")
+MixProcs = from_library(None, "--procs", source="wla.sim.evaluate.resample.store:resample_log.procs",
+                        show_default=False, help="Processors of the mixed workload's machine (with --mix)")
 ResampleName = typer.Option(None, "--name", show_default=False,
                             help="Store the workload in the archive as this log [default: LOG-rSEED]")
 

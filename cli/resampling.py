@@ -48,6 +48,8 @@ def resample_cmd(
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
     name: Optional[str] = options.ResampleName,
+    mix: List[str] = options.ResampleMix,
+    procs: Optional[int] = options.MixProcs,
     long_term_weeks: float = options.LongTermWeeks,
     edge_weeks: float = options.EdgeWeeks,
     as_json: bool = options.Json,
@@ -65,7 +67,7 @@ def resample_cmd(
         warnings = log_warnings(a, source)
         stored, r = resample_log(a, source, name=name, settings=settings, rb=log_triples(a, source, rb),
                                  rb_from_flurries=rb_from_flurries, long_term_weeks=long_term_weeks,
-                                 edge_weeks=edge_weeks)
+                                 edge_weeks=edge_weeks, mix=mix, procs=procs)
     data = {"name": stored, "source": r.source, "jobs": len(r), "rare_behavior_jobs": int(r.rare.sum()),
             "users": int(r.jobs["user_id"].nunique()), **r.parameters, "warnings": warnings}
     show(data, as_json, text.resampled)
@@ -127,6 +129,8 @@ def validate_cmd(
     resample: ResampleSettings = ResampleSettings(),
     rb: List[str] = options.RareBehavior,
     rb_from_flurries: bool = options.RareFromFlurries,
+    mix: List[str] = options.ResampleMix,
+    procs: Optional[int] = options.MixProcs,
     sim: SimSettings = SimSettings(),
     workers: Optional[int] = options.ShakeWorkers,
     dask: Optional[str] = options.Dask,
@@ -145,8 +149,8 @@ def validate_cmd(
     """Resample the log N times and set each workload's statistics and simulated metrics against the log's."""
     from wla.archive.analysis.diagnosis.warnings import log_warnings
     from wla.archive.resolve import resolve
+    from wla.sim.evaluate.resample.store import mixed_source
     from wla.sim.evaluate.resample.triples import log_triples
-    from wla.sim.evaluate.resample.workload import read_source
     from wla.sim.evaluate.validate import validate
 
     from .evaluation import _check_save, _save
@@ -161,7 +165,7 @@ def validate_cmd(
     with ctx.reading() as a:
         name = resolve(a, log, version).name
         warnings = log_warnings(a, name)
-        src = read_source(a, name, None, log_triples(a, name, rb), rb_from_flurries)
+        src = mixed_source(a, name, None, log_triples(a, name, rb), rb_from_flurries, mix=mix, procs=procs)
     ov = None
     if plot_dir is not None:  # first: a setting it refuses is refused before the simulations
         from wla.sim.evaluate.overlay import overlay as overlay_of

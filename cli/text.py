@@ -827,16 +827,45 @@ def users(summary: dict, log: str) -> str:
     return "\n".join(lines)
 
 
+def _sources(data: dict) -> str:
+    """The log resampled, or the logs mixed and their machine."""
+    mix = data.get("mix")
+    if not mix:
+        return data["source"]
+    kept = "" if mix["weekday_kept"] else "; weekdays not aligned (a log has no UnixStartTime)"
+    return " + ".join(m["log"] for m in mix["logs"]) + f" on {mix['machine_size']:,} processors{kept}"
+
+
+def _favor(favor: dict | None) -> list[str]:
+    """The favored class, and how much of the workload it came to hold."""
+    if not favor:
+        return []
+    t = favor["threshold"]
+    shown = "-" if t is None else f"{t:,.0f}" if t >= 1000 else f"{t:.4g}"
+    return [f"favored: the top {favor['top']:.0%} by {favor['figure']} ({favor['users']} users, from "
+            f"{shown}), weight {favor['weight']:g}: {count(favor['jobs'], 'job')} of "
+            f"{count(favor['instances'], 'user instance')}"]
+
+
+def _drawn(f: dict) -> str:
+    """What a resampled workload drew: users by class, or single sessions or jobs."""
+    if "units_drawn" in f:
+        return (f"{count(f['units_drawn'], f['unit'])} drawn of the log's {f['units_in_log']:,} "
+                f"({f['units_per_week']:.3g} a week), each moved to a random week")
+    return (f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
+            f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} "
+            "in all" + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")")
+
+
 def resampled(data: dict) -> str:
     s, f = data["settings"], data["figures"]
     return "\n".join([
-        f"stored {data['name']}: a resampled workload of {data['source']}, seed {s['seed']}",
+        f"stored {data['name']}: a resampled workload of {_sources(data)}, seed {s['seed']}",
         f"{count(data['jobs'], 'job')} of {count(data['users'], 'user instance')} over {count(f['weeks'], 'week')}"
         + (f"; {count(data['rare_behavior_jobs'], 'rare-behavior job')} (not measured)"
            if data["rare_behavior_jobs"] else ""),
-        f"long-term users {f['long_term_users']} ({f['distinct_long_term_users']} distinct), initial temporary "
-        f"{f['initial_temporary_users']}, arrivals {f['arrival_rate']:.3g} a week ({f['temporary_arrivals']} in all"
-        + (f", {f['rare_behavior_arrivals']} rare-behavior" if f["rare_behavior_arrivals"] else "") + ")",
+        _drawn(f),
+        *_favor(data.get("favor")),
         f"load {s['load']:g}: simulate it with `wla simulate {for_shell(data['name'])}`, export it with "
         f"`wla export {for_shell(data['name'])} -o FILE.swf`",
     ])
@@ -877,8 +906,12 @@ def validation(summary: dict) -> str:
     """Per statistic: the log's value, the resampled mean, p5 and p95, and where the log falls."""
     s = summary["settings"]
     rs = s["resampling"]
+    unit = rs.get("unit", "user")
+    how = f"phase {rs['phase']}" if unit == "user" else f"single {unit}s"
+    if rs.get("favor"):
+        how += f", the top {rs['favor_top']:g} by {rs['favor']} weighing {rs['favor_weight']:g}"
     lines = [*_notes(f"{s['log']}: {count(s['runs'], 'resampled workload')} (seed {rs['seed']}, load {rs['load']:g}, "
-                     f"phase {rs['phase']}), each simulated with {s['simulate']['policy'].upper()}"), ""]
+                     f"{how}), each simulated with {s['simulate']['policy'].upper()}"), ""]
     rows = []
     for name, d in summary["statistics"].items():
         at = "-" if d["percentile"] is None else f"p{d['percentile']:.0f}"

@@ -81,7 +81,7 @@ class Settings:
         kept = {}
         for f in fields(self):  # type: ignore[arg-type]
             s, value = spec(f), getattr(self, f.name)
-            if s.choices:
+            if s.choices and value is not None:  # None: the setting is off
                 found = canonical(value, s.choices)
                 if found is None:
                     raise UsageError(f"unknown {s.what or f.name} {value!r}; one of {', '.join(s.choices)}")

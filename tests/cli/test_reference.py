@@ -29,7 +29,7 @@ def test_every_row_names_a_setting_with_its_default():
     table = settings_markdown()
     assert "| `--warmup` | `0.01` | a number in [0, 1) |" in table
     assert "| `--procs` | (none) | a whole number from 1 to 2,147,483,647 |" in table
-    assert table.count("\n| `--") == len(SimSettings.names()) + 6 + 8  # ShakeSettings 6, ResampleSettings 8
+    assert table.count("\n| `--") == len(SimSettings.names()) + 6 + 12  # ShakeSettings 6, ResampleSettings 12
     try:
         SimSettings(warmup=1.0).checked()
     except OptionError as e:

@@ -19,7 +19,12 @@ Choices where docs/pages/definitions/resampling.md is silent, each stated in doc
   apart as its activity allows (with phase 'cycle', of the A - 1 + gap
   weeks of its cycle, a start in the gap meaning its next pass begins at
   the cycle's end);
-- jobs whose shifted submit falls at or after week W are not taken.
+- jobs whose shifted submit falls at or after week W are not taken;
+- with weights (a class favored, favor.py) every draw of a user is by
+  weight: the initial temporary users by active weeks x weight, each
+  week's arrivals by weight, and the long-term users drawn independently
+  with replacement by weight (drawn once each in turn, a favored one would
+  come no more often than another).
 Every draw comes from one PCG64 stream seeded with `seed`, in this order:
 long-term users, their start weeks, the number of initial temporary users,
 which they are, their start weeks, then week by week the arrivals.
@@ -110,8 +115,10 @@ class _Builder:
                     np.asarray(inst[:, 2], bool), figures)
 
 
-def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Plan:
-    """Which jobs of the log a resampled workload holds, and when."""
+def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings,
+         weights: np.ndarray | None = None) -> Plan:
+    """Which jobs of the log a resampled workload holds, and when; `weights`
+    (per pool user, favor.py) bias every draw of a user toward the heavier."""
     s = settings.checked()
     weeks = s.weeks if s.weeks is not None else default_weeks(pools)
     long_pool, temp_pool, rare_pool = pools.of_kind(LONG_TERM), pools.of_kind(TEMPORARY), pools.of_kind(RARE)
@@ -128,10 +135,13 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     # 1 and 4: every long-term user once before any twice; replicas far apart
     rounds = -(-n_long // len(long_pool)) if n_long else 0
     chosen = np.concatenate([rng.permutation(long_pool) for _ in range(rounds)])[:n_long] if rounds else []
+    if weights is not None and n_long:  # biased: each long-term user drawn independently, by its weight
+        w = weights[long_pool]
+        chosen = rng.choice(long_pool, size=n_long, replace=True, p=w / w.sum())
     users, times = np.unique(np.asarray(chosen, np.int64), return_counts=True)
     picked = dict(zip(users.tolist(), times.tolist()))
-    length = pools.log_last - pools.log_first
-    gaps = {u: max(1, half_up((length - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
+    length = pools.spans()  # each user's own log's span (logs mixed: mix.py)
+    gaps = {u: max(1, half_up((length[u] - (pools.last[u] - pools.first[u])) / WEEK))  # 3: restart
             for u in dict.fromkeys(int(u) for u in chosen)}
     k0 = {u: int(rng.integers(active[u] if s.phase == "activity" else active[u] - 1 + gaps[u])) for u in gaps}
     seen: dict[int, int] = {}
@@ -159,13 +169,14 @@ def plan(pools: UserPools, submit: np.ndarray, settings: ResampleSettings) -> Pl
     # 1: initial temporary users, as many as the log's weekly average on
     # average, weighted by active weeks, each from a random week of its own
     n_initial = int(rng.binomial(len(temp_pool), initial / len(temp_pool))) if initial > 0 and len(temp_pool) else 0
-    for u in (int(temp_pool[i]) for i in _pick(rng, active[temp_pool].astype(np.float64), n_initial)):
+    weight = np.ones(len(pools.user)) if weights is None else weights
+    for u in (int(temp_pool[i]) for i in _pick(rng, active[temp_pool] * weight[temp_pool], n_initial)):
         start = int(first_week[u] + rng.integers(active[u]))
         b.segment(u, start, -start, b.instance(u))
 
     # 2: weekly arrivals, never the same user twice in a week
     arrived = rare_arrived = 0
-    ones_t, ones_r = np.ones(len(temp_pool)), np.ones(len(rare_pool))
+    ones_t, ones_r = weight[temp_pool], np.ones(len(rare_pool))
     for w in range(1, weeks):
         n = int(rng.binomial(len(temp_pool), rate / len(temp_pool))) if rate > 0 else 0
         k = min(int(rng.binomial(n, s.rb_npw / rate)), len(rare_pool)) if n and s.rb_npw > 0 else 0

@@ -53,6 +53,16 @@ class UserPools:
     unknown_user_jobs: int
     unknown_submit_jobs: int
     log_jobs: int
+    # pools of several logs merged (mix.py): each pool user's own log's span and index, and the logs' pools
+    span: np.ndarray | None = None
+    origin: np.ndarray | None = None
+    parts: tuple[UserPools, ...] = ()
+
+    def spans(self) -> np.ndarray:
+        """Per pool user, the span of its log (first submit to last): its restart gap's base."""
+        if self.span is not None:
+            return self.span
+        return np.full(len(self.user), self.log_last - self.log_first)
 
     @property
     def weeks(self) -> int:
@@ -70,11 +80,15 @@ class UserPools:
 
     @property
     def initial_temporary(self) -> float:
+        if self.parts:  # several logs: the sum of their figures
+            return sum(p.initial_temporary for p in self.parts)
         temporary = (self.kind == TEMPORARY) | (self.kind == DISCARDED)
         return float(self.active_weeks()[temporary].sum()) / self.weeks
 
     @property
     def arrival_rate(self) -> float:
+        if self.parts:
+            return sum(p.arrival_rate for p in self.parts)
         if self.weeks < 2:
             return 0.0
         temporary = (self.kind == TEMPORARY) | (self.kind == DISCARDED)

@@ -15,6 +15,12 @@ MAX_USERS = 1e7  # users, or users a week: far beyond any log's (CTC: 679 in all
 # user active in week 0); cycle: a random week of its cycle of activity and
 # restart gap, so that as many are active at the start as on average later.
 PHASES = ("activity", "cycle")
+# What is drawn (docs/pages/reproductions/baselines.md): whole users (the paper's method), whole sessions
+# or single jobs (the baselines its section 3 argues against).
+UNITS = ("user", "session", "job")
+# A per-user figure that marks the favored class (the users in its top share): total processor-seconds,
+# jobs, mean run time, mean processors.
+FAVOR = ("processor-seconds", "jobs", "run-time", "processors")
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,16 @@ class ResampleSettings(Settings):
     phase: str = setting("activity", "Where each long-term user starts: 'activity', a random week of its activity "
                                      "(definitions: Resampling; all active in week 0), or 'cycle', of its activity and "
                                      "restart gap", choices=PHASES)
+
+    unit: str = setting("user", "What is drawn: 'user' (whole users, definitions: Resampling), 'session' (single "
+                                "sessions) or 'job' (single jobs), the last two shifted by whole weeks",
+                        choices=UNITS, what="unit")
+    favor: str | None = setting(None, "Favor the users whose figure (processor-seconds, jobs, run-time, processors)"
+                                      " is in the top --favor-top share", choices=FAVOR, what="favored figure")
+    favor_top: float = setting(0.25, "The share of the pool's users that is favored (the largest figures)",
+                               check=lambda n, v: number(n, v, 1e-9, 1.0))
+    favor_weight: float = setting(1.0, "How many times as likely a favored user is to be drawn (1: no bias)",
+                                  check=lambda n, v: number(n, v, 1e-6, 1e6))
 
     def checked(self) -> ResampleSettings:
         if canonical(self.phase, PHASES) is None:  # said as resample's options have always said it

@@ -20,6 +20,13 @@ if TYPE_CHECKING:
     from wla.archive.store.file import Archive
 
 METHOD = "user-level resampling (definitions: Resampling)"
+UNIT_METHODS = {"session": "session-level resampling (reproductions: Baselines)",
+                "job": "job-level resampling (reproductions: Baselines)"}
+
+
+def method(settings: dict) -> str:
+    """How a workload was made, by its settings' unit."""
+    return UNIT_METHODS.get(settings.get("unit", "user"), METHOD)
 
 
 @dataclass(frozen=True)
@@ -79,16 +86,39 @@ def read_source(archive: Archive, log: str, version: str | None = None, triples:
 
 
 def resample_source(src: SourceLog, settings: ResampleSettings) -> Resampled:
-    p = plan(src.pools, src.jobs["submit"].to_numpy(np.float64), settings)
+    from .favor import user_weights
+
+    settings = settings.checked()
+    submit = src.jobs["submit"].to_numpy(np.float64)
+    weights, favor = user_weights(src.pools, src.jobs, settings)
+    if settings.unit == "user":
+        p = plan(src.pools, submit, settings, weights)
+    else:
+        from wla.archive.analysis.stats.users import job_ends
+
+        from .units import unit_plan
+
+        end = job_ends(submit, src.jobs["wait"].to_numpy(np.float64, na_value=np.nan),
+                       src.jobs["run"].to_numpy(np.float64, na_value=np.nan))
+        p = unit_plan(src.pools, submit, end, settings, weights)
     jobs = assemble(src.jobs, p)
     parameters = {"settings": settings.checked().as_dict(), "figures": p.figures,
                   "pools": {"long_term_weeks": src.pools.long_term_weeks, "edge_weeks": src.pools.edge_weeks},
                   "rare_behavior": [{"user": t.user, "begin": t.begin, "end": t.end} for t in src.pools.triples]}
+    if favor:  # the class, and how much of the workload it holds
+        users = np.asarray(favor["favored_users"], np.int64)
+        drawn = np.isin(p.instance_user[p.instance], users)
+        parameters["favor"] = {**favor, "jobs": int(drawn.sum()),
+                               "instances": int(np.isin(p.instance_user[np.unique(p.instance)], users).sum())}
+    mix = src.facts.get("mix")
+    if mix:  # several logs (mix.py): which users came from which, how their clocks were set
+        parameters["mix"] = {"logs": mix, "machine_size": src.P, "weekday_kept": src.facts.get("weekday_kept")}
     return Resampled(
         jobs=jobs, source_line=src.jobs["line_no"].to_numpy(np.int64)[p.source],
         source_job=src.jobs["job"].to_numpy(np.int64)[p.source],
         source_user=p.instance_user[p.instance], replica=p.instance_replica[p.instance],
-        rare=p.instance_rare[p.instance], P=src.P, clock=src.clock, parameters=parameters, source=src.name)
+        rare=p.instance_rare[p.instance], P=src.P, clock=src.clock, parameters=parameters,
+        source=mix[0]["log"] if mix else src.name)
 
 
 def resample(archive: Archive, log: str, version: str | None = None, *, weeks: int | None = None,
