@@ -563,11 +563,12 @@ def shaking(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def sweep(summary: dict, metric: str) -> str:
-    """Per point, one metric: the single run against the shaken runs."""
+def sweep(summary: dict, metric: str | list[str]) -> str:
+    """Per point, each metric asked for: the single run against the shaken runs."""
     s, source = summary["settings"], summary["source"]
     sh, sim, rs = s["shaking"], s["simulate"], s.get("resampling")
     names = list(s["grids"])
+    metrics = [metric] if isinstance(metric, str) else list(metric)
     fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names)
     settings_swept = rs is None and any(n in SHAKE_GRIDS for n in names)
     if rs is None:
@@ -582,7 +583,25 @@ def sweep(summary: dict, metric: str) -> str:
                f"resampled: the log's users over {count(rs['weeks'], 'week') if rs['weeks'] else 'its weeks'}; "
                "load: the resampling's factor; single: the log itself"]
     lines = [*_notes(f"{source.get('log') or 'query'}: {count(s['points'], 'point')} ({' x '.join(names)}), "
-                     + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else []), f"{labelled(metric)}:", ""]
+                     + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else [])]
+    for k, name in enumerate(metrics):
+        lines += ([""] if k else []) + [f"{labelled(name)}:", "", _sweep_table(summary, name, settings_swept)]
+    if rs is not None:
+        lines += [""] + _notes("saturated: the share of runs whose machine saturated, left out of the mean; "
+                               "utilization: mean of the others")
+    if settings_swept:
+        lines += [""] + _notes("distance: (shaken mean - single) / single; span: the 5th to 95th percentile of the "
+                               "shaken runs; within 1%: share of runs within 1% of the single run")
+    cut = _any_cut(pt["metrics"][name] for pt in summary["points"] for name in metrics)
+    lines += ([""] if cut and rs is None else []) + cut
+    return "\n".join(lines)
+
+
+def _sweep_table(summary: dict, metric: str, settings_swept: bool) -> str:
+    """One metric's table of a sweep: a row per point."""
+    s = summary["settings"]
+    rs = s.get("resampling")
+    names = list(s["grids"])
     mean = "shaken mean" if rs is None else "mean"
     columns = [SHAKE_GRIDS.get(n, n) for n in names] + ["single", mean, "95% CI of the mean", "distance"] + \
         ([] if rs is None else ["saturated", "utilization"]) + \
@@ -600,16 +619,7 @@ def sweep(summary: dict, metric: str) -> str:
             util = pt["metrics"]["utilization"]["mean"]
             row += [f"{pt['saturated']['runs'] / max(s['runs'], 1):.0%}", quantities.cell("utilization", util)]
         rows.append(row)
-    lines.append(grid(columns, rows, left=tuple(range(len(names))), gap=2))
-    if rs is not None:
-        lines += [""] + _notes("saturated: the share of runs whose machine saturated, left out of the mean; "
-                               "utilization: mean of the others")
-    if settings_swept:
-        lines += [""] + _notes("distance: (shaken mean - single) / single; span: the 5th to 95th percentile of the "
-                               "shaken runs; within 1%: share of runs within 1% of the single run")
-    cut = _any_cut(pt["metrics"][metric] for pt in summary["points"])
-    lines += ([""] if cut and rs is None else []) + cut
-    return "\n".join(lines)
+    return grid(columns, rows, left=tuple(range(len(names))), gap=2)
 
 
 # The shaking's settings as a sweep's columns name them (grid.py SHAKE_PARAMETERS).

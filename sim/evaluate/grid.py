@@ -71,6 +71,13 @@ RESAMPLE_PARAMETERS = ("load", "rb_npw")
 # These set the shaking of a point's runs, not simulate(): shaken sweeps only.
 SHAKE_PARAMETERS = ("degree", "jobs", "attribute")
 MAX_POINTS = 1_000_000
+
+
+def is_settings_sweep(names: list[str] | tuple[str, ...]) -> bool:
+    """Whether a sweep's grids are the shaking's settings, degree and jobs
+    among them (the shaking paper's Figs. 6 to 9): its --plot draws maps of
+    span, distance and concentration, not curves against the first grid."""
+    return set(names) <= set(SHAKE_PARAMETERS) and {"degree", "jobs"} <= set(names)
 # Digits a grid's number may have after the point: more than any parameter
 # needs, few enough that no range spins on its count or its rounding.
 MAX_DIGITS = 20

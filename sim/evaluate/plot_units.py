@@ -58,7 +58,8 @@ def _statistics() -> dict[str, tuple[str, str]]:
 STATISTICS = _statistics() | METRICS
 
 SWEPT = {"load": "load factor (×)", "badness": "badness factor F (×)", "procs": "machine size (processors)",
-         "rb_npw": "rare-behavior users per week (users/week)"}
+         "rb_npw": "rare-behavior users per week (users/week)",
+         "degree": "degree of shaking (s, or processors for size)", "jobs": "jobs shaken (%)"}
 
 
 @dataclass(frozen=True)
