@@ -157,6 +157,10 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
     settings, sim = split(settings, sim, changes)
     shaking = settings.shaking()
     runs, seed = settings.runs, settings.seed
+    shaken_grids = [n for n, _ in grids if n in SHAKE_PARAMETERS]
+    if resample is not None and shaken_grids:
+        raise ParameterError("{grid} %s shakes the runs; a sweep with {resample} resamples them instead"
+                             % ", ".join(shaken_grids), "grid", "resample")
     if resample is not None:
         resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
@@ -171,10 +175,6 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
                          f"more) are {n * (runs + 1):,} simulations; a sweep does at most "
                          f"{MAX_SIMULATIONS:,}: fewer points or runs, or several sweeps")
     resampled = resample is not None
-    shaken_grids = [n for n, _ in grids if n in SHAKE_PARAMETERS]
-    if resampled and shaken_grids:
-        raise ParameterError("{grid} %s shakes the runs; a sweep with {resample} resamples them instead"
-                             % ", ".join(shaken_grids), "grid", "resample")
     fixed = {k: v for k, v in sim.as_dict().items() if v != SimSettings.default(k)}
     fixed.update({k: v for k, v in settings.as_dict().items()
                   if k in SHAKE_PARAMETERS and v != ShakeSettings.default(k)})

@@ -99,5 +99,5 @@ def plot_runs(result: SweepResult, metric: str | list[str], path: str | os.PathL
     src = result.source.get("log") or "query"
     fig.suptitle(f"{src}: each {kind} run relative to the single run (= 100), {result.settings['runs']} runs per "
                  "curve", fontsize="medium")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))  # the title above the first row's
     save(fig, path)

@@ -95,5 +95,5 @@ def plot_settings(result: SweepResult, metric: str | list[str], path: str | os.P
              "Greens", 0, 100, degrees, shares, unit, f"{what}:\nconcentration: runs within 1% of the single run (%)")
     src = result.source.get("log") or "query"
     fig.suptitle(f"{src}: {result.settings['runs']} shaken runs per cell, {mode}", fontsize="large")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # the title above the first row's
     save(fig, path)
