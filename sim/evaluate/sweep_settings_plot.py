@@ -31,9 +31,11 @@ def _cells(points: list[dict], metric: str, degrees: list, shares: list, key: st
 
 
 def _span(low: float, high: float) -> str:
-    """A span as percent of the single run: whole percents, or tenths when narrow."""
-    digits = 1 if high - low < 3 else 0
-    return f"{low:.{digits}f}–{high:.{digits}f}"
+    """A span as percent of the single run: whole percents, or tenths when
+    narrow (then on two lines, to fit the cell)."""
+    if high - low < 3:
+        return f"{low:.1f} to\n{high:.1f}"
+    return f"{low:.0f}–{high:.0f}"
 
 
 def _map(ax, values: np.ndarray, labels: np.ndarray, cmap: str, lo: float, hi: float,
@@ -42,8 +44,8 @@ def _map(ax, values: np.ndarray, labels: np.ndarray, cmap: str, lo: float, hi: f
     for (i, j), text in np.ndenumerate(labels):
         v = values[i, j]
         shade = 0.5 if np.isnan(v) else (v - lo) / (hi - lo) if hi > lo else 0.0
-        ax.text(j, i, text, ha="center", va="center", fontsize="small",
-                color="white" if shade > 0.6 or (cmap == "RdBu_r" and abs(shade - 0.5) > 0.35) else "black")
+        dark = abs(shade - 0.5) > 0.3 if cmap == "RdBu_r" else shade > 0.6  # a diverging map is dark at both ends
+        ax.text(j, i, text, ha="center", va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(len(degrees)), [plain(d) for d in degrees])
     ax.set_yticks(range(len(shares)), [f"{plain(s)}%" for s in shares])
     ax.set_xlabel(f"degree ({unit})")
