@@ -247,3 +247,45 @@ def test_the_command_draws_both_figures(sp2_archive_file, tmp_path):
     assert "span, distance and concentration of bounded_slowdown_mean by degree and jobs drawn to" in r.err
     assert "each point's runs of bounded_slowdown_mean against its single run drawn to" in r.err
     assert maps.read_bytes()[:4] == runs.read_bytes()[:4] == b"\x89PNG"
+
+
+# -- the paper's section V on SDSC-SP2 (docs/pages/reproductions/shaking-settings.md) ---------------
+
+@pytest.mark.slow
+def test_the_documented_numbers_of_figs_4_and_8(sp2_workload):
+    """The reproduction page's numbers, from the runs table of its sweep:
+    the single run, the range of the runs at 1% and 10% of jobs (Fig. 4),
+    the spans, distances and concentrations it quotes (Figs. 6 to 9)."""
+    result = sweep(sp2_workload, [parse_grid("jobs=1,3,10,30,100"), parse_grid("degree=1,10,30,60,300")],
+                   runs=50, relative=None)
+    t = result.table
+
+    def runs(metric, jobs, degree=None):
+        rows = t[(t.jobs == jobs) & ((t.degree == degree) if degree is not None else True)]
+        o = float(rows.loc[rows.run == 0, metric].iloc[0])
+        return o, rows[rows.run > 0]
+
+    o, r = runs("bounded_slowdown_mean", 1)
+    assert round(o, 2) == 89.22
+    ranges = {}
+    for jobs in (1, 10, 100):
+        o, r = runs("bounded_slowdown_mean", jobs)
+        v = r["bounded_slowdown_mean"]
+        spans = r.groupby("degree")["bounded_slowdown_mean"].quantile([0.05, 0.95]).unstack()
+        ranges[jobs] = (round(100 * v.min() / o, 1), round(100 * v.max() / o, 1),
+                        round(100 * spans[0.05].min() / o, 1), round(100 * spans[0.95].max() / o, 1))
+    assert ranges[1] == (98.4, 104.7, 98.7, 103.5)
+    assert ranges[10] == (96.8, 110.3, 98.6, 108.0)
+    assert ranges[100][2:] == (99.1, 111.2)
+
+    def point(jobs, degree):
+        return next(p for p in result.points if (p["jobs"], p["degree"]) == (jobs, degree))["metrics"]
+
+    assert round(100 * point(100, 300)["bounded_slowdown_mean"]["distance"], 1) == 5.3
+    assert round(100 * point(10, 300)["bounded_slowdown_mean"]["distance"], 1) == 3.5
+    assert point(100, 300)["wait_mean"]["concentration"] == 0.40  # Fig. 8: the paper's 65%
+    strong = [point(j, d)["wait_mean"]["concentration"] for j in (10, 30, 100) for d in (30, 60, 300)]
+    assert (min(strong), max(strong)) == (0.40, 0.60)
+    for jobs in (1, 3, 10, 30, 100):  # 1 s barely moves a run
+        m = point(jobs, 1)["bounded_slowdown_mean"]
+        assert 0.994 <= m["span_low"] and m["span_high"] <= 1.010
