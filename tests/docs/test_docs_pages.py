@@ -82,7 +82,7 @@ def test_the_slow_examples_print_what_their_page_shows(page, tmp_path, monkeypat
     assert ran >= 1
     assert not differ, "\n\n".join(differ)
     commands = "\n".join(e.text for e in examples(page) if e.slow)
-    drawn = re.findall(r"--plot (\S+\.png)", commands)
+    drawn = re.findall(r"--plot(?:-runs)? (\S+\.png)", commands)
     for folder in re.findall(r"--plot-dir (\S+)", commands):  # validate's two figures, stats's four
         inside = sorted(p.name for p in (cwd / folder).glob("*.png"))
         assert len(inside) >= 2, (folder, inside)
@@ -97,10 +97,11 @@ def test_the_slow_examples_are_the_studies_on_the_real_logs():
     show them; nothing else is left out."""
     slow = {(name(p), e.text.split()[1]) for p in pages() for e in examples(p) if e.slow}
     assert sorted(slow) == [("reproductions/butterfly", "clean"), ("reproductions/butterfly", "compare"),
+                            ("reproductions/shaking-settings", "sweep"),
                             ("reproductions/window", "resample"), ("reproductions/window", "stats"),
                             ("resampling", "sweep"), ("resampling", "validate"),
                             ("shaking", "compare"), ("shaking", "sweep")]
-    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 15
+    assert sum(1 for p in pages() for e in examples(p) if e.slow) == 18
 
 
 def test_a_single_page_runs_alone_by_its_name():
