@@ -151,9 +151,9 @@ def sweep_cmd(
     """Simulate a grid of parameters, each point once as is and N times shaken (or resampled); store and plot
     the curves."""
     from wla.archive import UsageError
+    from wla.sim.evaluate.grid import is_settings_sweep
     from wla.sim.evaluate.summary import METRIC_NAMES, check_metric
     from wla.sim.evaluate.sweep import sweep
-    from wla.sim.evaluate.grid import is_settings_sweep
     from wla.sim.evaluate.sweep_setup import journal_for, resampling_for, sweep_setup
     from wla.sim.workload import from_archive
 

@@ -92,9 +92,11 @@ def plot_settings(result: SweepResult, metric: str | list[str], path: str | os.P
         _map(axes[0], width, span_text, "Blues", 0, max(float(np.nanmax(width, initial=0.0)), 1.0), degrees, shares,
              unit, f"{what}:\nspan p5–p95, % of the single run (colour: width)")
         _map(axes[1], distance, np.where(np.isnan(distance), "-", np.char.mod("%+.1f", np.nan_to_num(distance))),
-             "RdBu_r", -far, far, degrees, shares, unit, f"{what}:\ndistance of the shaken mean from the single run (%)")
+             "RdBu_r", -far, far, degrees, shares, unit,
+             f"{what}:\ndistance of the shaken mean from the single run (%)")
         _map(axes[2], near, np.where(np.isnan(near), "-", np.char.mod("%.0f", np.nan_to_num(near))),
-             "Greens", 0, 100, degrees, shares, unit, f"{what}:\nconcentration: runs within 1% of the single run (%)")
+             "Greens", 0, 100, degrees, shares, unit,
+             f"{what}:\nconcentration: runs within 1% of the single run (%)")
     src = result.source.get("log") or "query"
     fig.suptitle(f"{src}: {result.settings['runs']} shaken runs per cell, {mode}", fontsize="large")
     fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # the title above the first row's

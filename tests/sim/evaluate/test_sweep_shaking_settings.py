@@ -50,7 +50,8 @@ def test_the_shaking_settings_are_grids():
     ("degree=10,inf", "not a number"),
     ("jobs=50,150", r"grid jobs: must be a number in \[0, 100\], not 150.0"),
     ("jobs=-1", r"grid jobs: must be a number in \[0, 100\], not -1.0"),
-    ("attribute=interarrival,arrival", "grid attribute: is one of interarrival, runtime, estimate, size, not 'arrival'"),
+    ("attribute=interarrival,arrival",
+     "grid attribute: is one of interarrival, runtime, estimate, size, not 'arrival'"),
 ])
 def test_bad_shaking_grids_are_refused(text, words):
     with pytest.raises(UsageError, match=words):
