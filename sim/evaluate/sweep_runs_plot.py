@@ -49,7 +49,7 @@ def plot_runs(result: SweepResult, metric: str | list[str], path: str | os.PathL
     grids = list(result.settings["grids"].items())
     n = panels(grids, len(metrics))
     if result.settings["runs"] < 1:
-        raise OptionError("plot_runs", "draws the shaken runs: give --runs 1 or more")
+        raise OptionError("plot_runs", "draws the shaken runs, and this sweep has none")
     names = [g for g, _ in grids]
     curve_name, curve_values = grids[-1]
     t = result.table
