@@ -85,9 +85,10 @@ def test_a_grid_s_setting_is_not_given_twice_and_not_in_a_resampled_sweep(sp2_wo
     (["--grid", "degree=1,2", "--metric", "wait_mean", "--metric", "speed"], "--metric is one of"),
 ])
 def test_refusals_are_one_line_before_any_run(sp2_archive_file, args, words, tmp_path):
+    args = [str(tmp_path / a) if a.startswith("r.") else a for a in args]  # a figure would go there
     r = wla("sweep", LOG, *args, "--save", tmp_path / "never.parquet", archive=sp2_archive_file)
     assert words in r.one_error_line()
-    assert not (tmp_path / "never.parquet.journal").exists()  # no run was made
+    assert not (tmp_path / "never.parquet.journal").exists() and not list(tmp_path.iterdir())  # no run was made
     assert panels([("jobs", [1.0] * 30), ("degree", [1.0])]) == 30
 
 
