@@ -138,7 +138,8 @@ def sweep_cmd(
     resume: bool = options.Resume,
     plot: Optional[Path] = options.SweepPlot,
     histograms: Optional[Path] = options.SweepHistograms,
-    metric: str = options.SweepMetric,
+    plot_runs: Optional[Path] = options.SweepPlotRuns,
+    metric: List[str] = options.SweepMetric,
     resample: bool = options.Resample,
     weeks: Optional[int] = options.Weeks,
     phase: str = options.Phase,
@@ -151,6 +152,7 @@ def sweep_cmd(
     """Simulate a grid of parameters, each point once as is and N times shaken (or resampled); store and plot
     the curves."""
     from wla.archive import UsageError
+    from wla.sim.evaluate.grid import is_settings_sweep
     from wla.sim.evaluate.summary import METRIC_NAMES, check_metric
     from wla.sim.evaluate.sweep import sweep
     from wla.sim.evaluate.sweep_setup import journal_for, resampling_for, sweep_setup
@@ -159,6 +161,7 @@ def sweep_cmd(
     given = _given(ctx, log=log, version=version, query=query, absolute=absolute,
                    **shake.as_dict(), **{k: v for k, v in sim.as_dict().items() if k not in SWEPT_SIM})
     setup = sweep_setup(grid, config, **given)
+    settings_swept = is_settings_sweep([n for n, _ in setup.grids])
     if plot is not None and str(plot) in METRIC_NAMES:  # the spelling before: --plot METRIC -o FILE
         raise UsageError(f"--plot takes the figure's file: --plot FILE.png --metric {plot}")
     if plot is not None:
@@ -167,7 +170,15 @@ def sweep_cmd(
         figure_format(histograms, "histograms")
         if setup.shake.runs < 1:
             raise UsageError("--histograms draws the distribution of each point's runs: give --runs 1 or more")
-    check_metric(metric, parameter="shown_metric")
+    if plot_runs is not None:
+        from wla.sim.evaluate.sweep_runs_plot import panels
+
+        figure_format(plot_runs, "plot_runs")
+        panels(setup.grids, len(metric))
+        if setup.shake.runs < 1:
+            raise UsageError("--plot-runs draws the shaken runs: give --runs 1 or more")
+    for name in metric:
+        check_metric(name, parameter="shown_metric")
     ctx_archive = context(archive)
     journal = journal_for(ctx_archive.path, save, resume)
     with ctx_archive.reading() as a:
@@ -183,17 +194,26 @@ def sweep_cmd(
     if plot is not None:
         from wla.sim.evaluate.sweep_plot import plot_sweep
 
-        plot_sweep(result, metric, plot)
+        plot_sweep(result, metric if settings_swept else metric[0], plot)
+    if plot_runs is not None:
+        from wla.sim.evaluate.sweep_runs_plot import plot_runs as draw_runs
+
+        draw_runs(result, metric, plot_runs)
     if histograms is not None:
         from wla.sim.evaluate.sweep_histograms import plot_histograms
 
-        plot_histograms(result, metric, histograms)
+        plot_histograms(result, metric[0], histograms)
     show(result.summary(), as_json, partial(text.sweep, metric=metric), wide=wide)
     warn(result.warnings)
     if saved:
         typer.echo(f"{len(result.table):,} runs saved to {saved}", err=True)
     if plot is not None:
-        typer.echo(f"{metric} against {setup.grids[0][0]} drawn to {plot}", err=True)
+        drawn = (f"span, distance and concentration of {', '.join(metric)} by degree and jobs" if settings_swept
+                 else f"{metric[0]} against {setup.grids[0][0]}")
+        typer.echo(f"{drawn} drawn to {plot}", err=True)
+    if plot_runs is not None:
+        typer.echo(f"each point's runs of {', '.join(metric)} against its single run drawn to {plot_runs}",
+                   err=True)
     if histograms is not None:
         typer.echo(f"each point's runs drawn to {histograms}", err=True)
 

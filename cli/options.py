@@ -54,6 +54,8 @@ def shown_by_cli(default: Any, *names: str, **kw: Any) -> Any:
 # case as the settings' choices are (archive/kernel/settings.py): given
 # this callback, a value arrives in lower case.
 def lowered(value: Any) -> Any:
+    if isinstance(value, list):
+        return [v.lower() if isinstance(v, str) else v for v in value]
     return value.lower() if isinstance(value, str) else value
 
 
@@ -221,19 +223,24 @@ SaveWorkload = typer.Option(None, "--save-workload", readable=False,
 
 Grid = typer.Option([], "--grid", show_default=False, metavar="NAME=VALUES",
                     help="A parameter and its values, e.g. load=0.5:0.95:0.01, estimate=last:1..30, "
-                         "policy=easy,conservative (load, estimate, badness, policy, procs, overrun); "
-                         "several multiply")
+                         "policy=easy,conservative, degree=1,10,30,60,300 (load, estimate, badness, policy, "
+                         "procs, overrun, rb_npw, and the shaking's degree, jobs and attribute); several multiply")
 SweepConfig = typer.Option(None, "--config", readable=False, help="Read the sweep from this TOML file")
 SweepSave = typer.Option(None, "--save", help="Store one row per (point, run): a table name, or FILE.parquet")
 Resume = shown_by_cli(False, "--resume", help="Finish the interrupted sweep that --save names")
 SweepPlot = typer.Option(None, "--plot", readable=False, metavar="FILE",
-                         help="Draw --metric against the first parameter to this file: .png, .svg or .pdf")
+                         help="Draw --metric against the first parameter (a sweep of degree and jobs: the span, "
+                              "distance and concentration maps) to this file: .png, .svg or .pdf")
 SweepHistograms = typer.Option(None, "--histograms", readable=False, metavar="FILE",
                                help="Draw per point the distribution of its runs (measured jobs, measured "
-                                    "utilization, --metric, mean wait; the resampling paper's Fig. 16) to this "
-                                    "file: .png, .svg or .pdf")
-SweepMetric = shown_by_cli("bounded_slowdown_mean", "--metric", callback=lowered,
-                           help="The metric the text shows per point and --plot draws")
+                                    "utilization, the first --metric, mean wait; the resampling paper's Fig. 16) "
+                                    "to this file: .png, .svg or .pdf")
+SweepPlotRuns = typer.Option(None, "--plot-runs", readable=False, metavar="FILE",
+                             help="Draw each point's runs of --metric relative to its single run (= 100), one "
+                                  "curve per value of the last grid, to this file: .png, .svg or .pdf")
+SweepMetric = shown_by_cli(["bounded_slowdown_mean"], "--metric", callback=lowered,
+                           help="The metric the text shows per point and --plot draws; give it again for more "
+                                "(the curves of --plot draw the first)")
 Resample = shown_by_cli(False, "--resample",
                         help="Runs are resampled workloads of the log (user-level resampling), not shaken ones; "
                              "--grid load and rb_npw set the resampling")

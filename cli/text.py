@@ -609,42 +609,73 @@ def shaking(summary: dict) -> str:
 _AS_LOGGED = ("runtime_scale", "size_scale")  # at 1, the trace's own run times and sizes: not worth a word
 
 
-def sweep(summary: dict, metric: str) -> str:
-    """Per point, one metric: the single run against the shaken runs."""
+def sweep(summary: dict, metric: str | list[str]) -> str:
+    """Per point, each metric asked for: the single run against the shaken runs."""
     s, source = summary["settings"], summary["source"]
     sh, sim, rs = s["shaking"], s["simulate"], s.get("resampling")
     names = list(s["grids"])
+    metrics = [metric] if isinstance(metric, str) else list(metric)
     fixed = ", ".join(f"{k} {v}" for k, v in sim.items() if k != "seed" and k not in names
                       and not (k in _AS_LOGGED and v == 1.0))
+    settings_swept = rs is None and any(n in SHAKE_GRIDS for n in names)
     if rs is None:
         mode = "absolute" if sh["relative_pct"] is None else f"at most {sh['relative_pct']:g}%"
+        what = "each point's attribute" if sh["attribute"] is None else sh["attribute"]
+        degree = "each point's degree" if sh["degree"] is None else f"{sh['degree']:g}"
+        share = "each point's share" if sh["jobs_pct"] is None else f"{sh['jobs_pct']:g}%"
         how = [f"{count(s['runs'], 'shaken run')} each, seed {sh['seed']}",
-               f"shaken: {sh['attribute']} by up to {sh['degree']:g} ({mode}) on {sh['jobs_pct']:g}% of jobs"]
+               f"shaken: {what} by up to {degree} ({mode}) on {share} of jobs"]
     else:
         how = [f"{count(s['runs'], 'resampled workload')} each, seed {rs['seed']}",
                f"resampled: the log's users over {count(rs['weeks'], 'week') if rs['weeks'] else 'its weeks'}; "
                "load: the resampling's factor; single: the log itself"]
     lines = [*_notes(f"{source.get('log') or 'query'}: {count(s['points'], 'point')} ({' x '.join(names)}), "
-                     + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else []), f"{labelled(metric)}:", ""]
+                     + how[0], how[1]), *(_notes(f"fixed: {fixed}") if fixed else [])]
+    for k, name in enumerate(metrics):
+        lines += ([""] if k else []) + [f"{labelled(name)}:", "", _sweep_table(summary, name, settings_swept)]
+    if rs is not None:
+        lines += [""] + _notes("saturated: the share of runs whose machine saturated, left out of the mean; "
+                               "utilization: mean of the others")
+    if settings_swept:
+        lines += [""] + _notes("distance: (shaken mean - single) / single; span: the 5th to 95th percentile of the "
+                               "shaken runs; within 1%: share of runs within 1% of the single run")
+    cut = _any_cut(pt["metrics"][name] for pt in summary["points"] for name in metrics)
+    lines += ([""] if cut and rs is None else []) + cut
+    return "\n".join(lines)
+
+
+def _sweep_table(summary: dict, metric: str, settings_swept: bool) -> str:
+    """One metric's table of a sweep: a row per point."""
+    s = summary["settings"]
+    rs = s.get("resampling")
+    names = list(s["grids"])
     mean = "shaken mean" if rs is None else "mean"
-    columns = names + ["single", mean, "95% CI of the mean", "distance"] + \
-        ([] if rs is None else ["saturated", "utilization"])
+    columns = [SHAKE_GRIDS.get(n, n) for n in names] + ["single", mean, "95% CI of the mean", "distance"] + \
+        ([] if rs is None else ["saturated", "utilization"]) + \
+        (["span p5-p95 (% of O)", "within 1%"] if settings_swept else [])
     rows = []
     for pt in summary["points"]:
         m = pt["metrics"][metric]
-        row = [str(pt[n]) for n in names] + [quantities.cell(metric, m["original"]), quantities.cell(metric, m["mean"]),
-                                             _interval(m, metric), _pct_text(m["distance"], True)]
+        row = [_grid_value(n, pt[n]) for n in names] + \
+            [quantities.cell(metric, m["original"]), quantities.cell(metric, m["mean"]),
+             _interval(m, metric), _pct_text(m["distance"], True)]
+        if settings_swept:
+            row += ["-" if m["span_low"] is None else f"{_pct_text(m['span_low'])} to {_pct_text(m['span_high'])}",
+                    "-" if m["concentration"] is None else f"{m['concentration']:.0%}"]
         if rs is not None:
             util = pt["metrics"]["utilization"]["mean"]
             row += [f"{pt['saturated']['runs'] / max(s['runs'], 1):.0%}", quantities.cell("utilization", util)]
         rows.append(row)
-    lines.append(grid(columns, rows, left=tuple(range(len(names))), gap=2))
-    if rs is not None:
-        lines += [""] + _notes("saturated: the share of runs whose machine saturated, left out of the mean; "
-                               "utilization: mean of the others")
-    cut = _any_cut(pt["metrics"][metric] for pt in summary["points"])
-    lines += ([""] if cut and rs is None else []) + cut
-    return "\n".join(lines)
+    return grid(columns, rows, left=tuple(range(len(names))), gap=2)
+
+
+# The shaking's settings as a sweep's columns name them (grid.py SHAKE_PARAMETERS).
+SHAKE_GRIDS = {"degree": "degree", "jobs": "jobs %", "attribute": "attribute"}
+
+
+def _grid_value(name: str, value: object) -> str:
+    """A point's value; a degree or share as --grid writes it: 10, not 10.0."""
+    return f"{value:g}" if name in SHAKE_GRIDS and isinstance(value, float) else str(value)
 
 
 def comparison(summary: dict) -> str:

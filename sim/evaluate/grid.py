@@ -9,7 +9,9 @@ or `badness:A:B:STEP`. Parameters: load (the load factor: interarrival times
 divided by it; in a resampled sweep the resampling's load factor),
 estimate, badness (the factor F of badness:F), policy, procs, runtime_scale
 and size_scale (run times and sizes multiplied: sim/scaling.py), overrun,
-and rb_npw (resampled sweeps: rare-behavior users per week).
+rb_npw (resampled sweeps: rare-behavior users per week), and the shaking's
+own settings degree, jobs (the percent of jobs shaken) and attribute, which
+set how each point's runs are shaken rather than how they are simulated.
 """
 from __future__ import annotations
 
@@ -19,11 +21,12 @@ from typing import Any, get_args
 
 from wla.archive.kernel.errors import OptionError, ParameterError, UsageError
 from wla.archive.kernel.ranges import number
-from wla.archive.kernel.settings import spec
+from wla.archive.kernel.settings import canonical, spec
 
 from ..predictors import MAX_BADNESS, parse_estimator
 from ..settings import SimSettings
 from .resample.settings import ResampleSettings
+from .settings import ATTRIBUTES
 
 
 def _setting(name: str, cls: type = SimSettings) -> tuple[type, Any]:
@@ -36,6 +39,20 @@ def _setting(name: str, cls: type = SimSettings) -> tuple[type, Any]:
 # grid name: (the setting it edits, kind of value, range check); a value is
 # checked as the setting is, refused before any run.
 _BADNESS = (float, lambda n, v: number(n, v, 0, MAX_BADNESS))  # the F of estimate badness:F
+
+
+def _attribute(name: str, value: str) -> str:
+    """The attribute a value names, in any case (RUNTIME is runtime)."""
+    found = canonical(value, ATTRIBUTES)
+    if found is None:
+        raise OptionError(name, f"is one of {', '.join(ATTRIBUTES)}, not {value!r}")
+    return found
+
+
+# The shaking's settings as perturb.py bounds them: a degree of seconds (or
+# processors) >= 0, a percent of jobs from 0 to 100.
+_DEGREE = (float, lambda n, v: number(n, v, 0))
+_JOBS = (float, lambda n, v: number(n, v, 0, 100))
 GRID = {
     "load": ("load_factor", *_setting("load_factor")),
     "estimate": ("estimate", str, None),  # parse_estimator checks each
@@ -46,12 +63,24 @@ GRID = {
     "size_scale": ("size_scale", *_setting("size_scale")),  # sizes multiplied, rounded, held in [1, P]
     "overrun": ("overrun", str, None),
     "rb_npw": ("rb_npw", *_setting("rb_npw", ResampleSettings)),  # resampled sweeps only: RB_NPW
+    "degree": ("degree", *_DEGREE),  # these three shake each point's runs (ShakeSettings)
+    "jobs": ("jobs", *_JOBS),
+    "attribute": ("attribute", str, _attribute),
 }
 PARAMETERS = {name: (setting, kind) for name, (setting, kind, _) in GRID.items()}
 # In a resampled sweep these set each run's workload, not simulate(): load is
 # the resampling's load factor (more or fewer users), rb_npw its RB_NPW.
 RESAMPLE_PARAMETERS = ("load", "rb_npw")
+# These set the shaking of a point's runs, not simulate(): shaken sweeps only.
+SHAKE_PARAMETERS = ("degree", "jobs", "attribute")
 MAX_POINTS = 1_000_000
+
+
+def is_settings_sweep(names: list[str] | tuple[str, ...]) -> bool:
+    """Whether a sweep's grids are the shaking's settings, degree and jobs
+    among them (the shaking paper's Figs. 6 to 9): its --plot draws maps of
+    span, distance and concentration, not curves against the first grid."""
+    return set(names) <= set(SHAKE_PARAMETERS) and {"degree", "jobs"} <= set(names)
 # Digits a grid's number may have after the point: more than any parameter
 # needs, few enough that no range spins on its count or its rounding.
 MAX_DIGITS = 20
@@ -96,12 +125,16 @@ def _number(value: Decimal, kind: type) -> Any:
 def _checked(name: str, values: list[Any]) -> list[Any]:
     """Every value in the range of the option it sets."""
     check = GRID[name][2]
-    for v in values if check else ():
+    if check is None:
+        return values
+    out = []
+    for v in values:
         try:
-            check(name, v)
+            kept = check(name, v)
         except OptionError as e:
             raise OptionError("grid", f"{name}: {e.problem}") from None
-    return values
+        out.append(v if kept is None else kept)
+    return out
 
 
 def parse_grid(text: str) -> tuple[str, list[Any]]:
@@ -130,7 +163,7 @@ def parse_grid(text: str) -> tuple[str, list[Any]]:
             parse_estimator(v)  # refused here, before any run
         return name, out
     if kind is str:
-        return name, [v.strip() for v in values.split(",")]
+        return name, _checked(name, [v.strip() for v in values.split(",")])
     parts = values.split(":")
     if len(parts) == 3:
         numbers = _range(*parts, text)
@@ -163,11 +196,12 @@ def points(grids: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
 
 def options_at(point: dict[str, Any], resampled: bool = False) -> dict[str, Any]:
     """simulate()'s keyword arguments a point sets (procs aside: it shapes the
-    workload; so do load and rb_npw in a resampled sweep)."""
+    workload; so do load and rb_npw in a resampled sweep, and the shaking's
+    settings)."""
     out: dict[str, Any] = {}
     for name, value in point.items():
         keyword, _ = PARAMETERS[name]
-        if name == "procs" or (resampled and name in RESAMPLE_PARAMETERS):
+        if name == "procs" or name in SHAKE_PARAMETERS or (resampled and name in RESAMPLE_PARAMETERS):
             continue
         if name == "rb_npw":
             raise ParameterError("{grid} rb_npw sets resampled workloads: give {resample}", "grid", "resample")

@@ -59,7 +59,8 @@ STATISTICS = _statistics() | METRICS
 
 SWEPT = {"load": "load factor (×)", "badness": "badness factor F (×)", "procs": "machine size (processors)",
          "rb_npw": "rare-behavior users per week (users/week)", "runtime_scale": "run times scaled by (×)",
-         "size_scale": "job sizes scaled by (×)"}
+         "size_scale": "job sizes scaled by (×)",
+         "degree": "degree of shaking (s, or processors for size)", "jobs": "jobs shaken (%)"}
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """A sweep: a grid of simulation parameters (grid.py), each point simulated
 once as is (run 0) and on `runs` shaken workloads (run i shaken by (seed, i),
-the same workload at every point, so points compare on equal terms). Runs
+the same workload at every point that shakes alike, so points compare on
+equal terms; a grid of the shaking's own settings, degree, jobs and
+attribute, shakes each point its own way). Runs
 are done in run order (every point's single run first) on any executor;
 each finished run goes to the journal at once, so an interrupted sweep
 resumes with `resume=True` and ends with the same table as one never
@@ -21,7 +23,7 @@ from ..settings import SimSettings
 from ..simulate import check_settings, simulate
 from ..workload import Workload, kept_dependencies
 from .executors import executor
-from .grid import PARAMETERS, RESAMPLE_PARAMETERS, options_at, points
+from .grid import PARAMETERS, RESAMPLE_PARAMETERS, SHAKE_PARAMETERS, options_at, points
 from .journal import Journal
 from .resample.study import Resampling, run_seed
 from .settings import ShakeSettings, split
@@ -66,19 +68,26 @@ class SweepStudy:
     points: list
     resampling: Resampling | None = None  # runs 1.. resampled instead of shaken
 
+    def shaking_at(self, point: dict) -> Shaking:
+        """The shaking of a point's runs: the study's, with the point's degree,
+        jobs and attribute."""
+        return point_shaking(self.shaking, point)
+
     def workload(self, point: dict, run: int) -> Workload:
         procs = point.get("procs", self.default_procs)
-        if self.resampling is None or run == 0:
+        if run == 0:
             key: tuple = (procs, run)
+        elif self.resampling is None:
+            key = (procs, run, self.shaking_at(point))
         else:
             key = (procs, run, point.get("load"), point.get("rb_npw"))
         global _LAST
         if _LAST is not None and _LAST[0] is self and _LAST[1] == key:
             return _LAST[2]  # the points of one run share its workload: make it once per worker
-        if self.resampling is None:
-            made = self.shaking.workload(self.workloads[procs], run)
-        elif run == 0:
+        if run == 0:
             made = self.workloads[procs]  # the log itself
+        elif self.resampling is None:
+            made = self.shaking_at(point).workload(self.workloads[procs], run)
         else:
             made = resized(self.resampling.workload(run, point.get("load"), point.get("rb_npw")), procs)
         _LAST = (self, key, made)
@@ -86,6 +95,18 @@ class SweepStudy:
 
 
 _LAST: tuple | None = None
+
+
+def point_shaking(shaking: Shaking, point: dict) -> Shaking:
+    """`shaking` with the degree, jobs and attribute a point sets, checked as
+    a study's settings are."""
+    if not any(name in point for name in SHAKE_PARAMETERS):
+        return shaking
+    set_ = {name: point.get(name, getattr(shaking, name)) for name in SHAKE_PARAMETERS}
+    try:
+        return Shaking.checked(set_["attribute"], set_["degree"], shaking.relative, set_["jobs"], shaking.seed)
+    except OptionError as e:
+        raise OptionError("grid", f"{e.name}: {e.problem}") from None
 
 
 def sweep_run(study: SweepStudy, item: tuple[int, int]) -> tuple[float, ...]:
@@ -136,6 +157,10 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
     settings, sim = split(settings, sim, changes)
     shaking = settings.shaking()
     runs, seed = settings.runs, settings.seed
+    shaken_grids = [n for n, _ in grids if n in SHAKE_PARAMETERS]
+    if resample is not None and shaken_grids:
+        raise ParameterError("{grid} %s shakes the runs; a sweep with {resample} resamples them instead"
+                             % ", ".join(shaken_grids), "grid", "resample")
     if resample is not None:
         resample = Resampling(resample.source, replace(resample.settings, seed=seed))
     if runs < 0:
@@ -151,6 +176,8 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
                          f"{MAX_SIMULATIONS:,}: fewer points or runs, or several sweeps")
     resampled = resample is not None
     fixed = {k: v for k, v in sim.as_dict().items() if v != SimSettings.default(k)}
+    fixed.update({k: v for k, v in settings.as_dict().items()
+                  if k in SHAKE_PARAMETERS and v != ShakeSettings.default(k)})
     clash = sorted(n for n, _ in grids if PARAMETERS[n][0] in fixed and not (resampled and n in RESAMPLE_PARAMETERS))
     if clash:
         raise ParameterError(f"{', '.join('{%s}' % PARAMETERS[n][0] for n in clash)} is swept by a grid; do not "
@@ -158,13 +185,18 @@ def sweep(workload: Workload, grids: list[tuple[str, list]], settings: ShakeSett
     sizes = sorted({pt.get("procs", workload.P) for pt in grid_points})
     workloads = {P: resized(workload, P) for P in sizes}
     study = SweepStudy(workloads, workload.P, shaking, sim.edit(procs=None, exclude=None), grid_points, resample)
+    for pt in grid_points if shaken_grids else ():
+        study.shaking_at(pt)  # every point's shaking, refused before any run
     for values in {tuple(sorted(options_at(pt, resampled).items())) for pt in grid_points}:
         check_settings(study.sim, **dict(values))  # every point's settings, before any process starts
     if study.resampling is not None and runs:
         for load, rb_npw in sorted({(pt.get("load"), pt.get("rb_npw")) for pt in grid_points}, key=str):
             study.resampling.workload(1, load, rb_npw)  # settings refused here, not in a worker
+    shown = shaking.as_dict()
+    for name in shaken_grids:  # set per point: the grid says how
+        shown[{"jobs": "jobs_pct"}.get(name, name)] = None
     settings = {"grids": {n: v for n, v in grids}, "points": len(grid_points), "runs": runs,
-                "shaking": None if resampled else shaking.as_dict(),
+                "shaking": None if resampled else shown,
                 "resampling": resample.as_dict() if resampled else None, "simulate": _fixed(sim, grids)}
     spec = {"source": workload.source, "workload": workload_digest(workload), "settings": settings}
     book = Journal(journal, json.loads(json.dumps(spec, default=str)), resume, points=len(grid_points), runs=runs,

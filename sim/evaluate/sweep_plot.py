@@ -3,7 +3,8 @@ run (jagged: one data point per value) against the mean of the shaken runs
 with its 95% band (the trend); one pair of curves per combination of the
 other swept parameters. A resampled sweep adds the share of runs that
 saturated (right axis), and a second panel: each run's utilization against
-the metric, saturated runs marked."""
+the metric, saturated runs marked. A sweep of the shaking's own settings is
+drawn as sweep_settings_plot.py says."""
 from __future__ import annotations
 
 import os
@@ -33,8 +34,15 @@ def _positions(name: str, values: list) -> tuple[np.ndarray, list[str] | None, s
     return np.arange(len(values), dtype=np.float64), [str(v) for v in values], name
 
 
-def plot_sweep(result: SweepResult, metric: str, path: str | os.PathLike) -> None:
-    """Write the figure (PNG, SVG or PDF, as the extension says); the same sweep gives the same bytes."""
+def plot_sweep(result: SweepResult, metric: str | list[str], path: str | os.PathLike) -> None:
+    """Write the figure (PNG, SVG or PDF, as the extension says); the same sweep gives the same bytes.
+    A sweep of the shaking's settings (degree and jobs) draws the maps of
+    sweep_settings_plot.py instead, a row per metric given."""
+    from .grid import is_settings_sweep
+    from .sweep_settings_plot import plot_settings
+
+    if is_settings_sweep(list(result.settings["grids"])):
+        return plot_settings(result, metric, path)
     if metric not in METRIC_NAMES:
         raise OptionError("metric", f"takes a metric, one of {', '.join(METRIC_NAMES)}; not {metric!r}")
     grids = list(result.settings["grids"].items())

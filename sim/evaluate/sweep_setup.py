@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from wla.archive.kernel.errors import ParameterError
 
 from ..settings import SimSettings
-from .grid import PARAMETERS, parse_grid
+from .grid import PARAMETERS, SHAKE_PARAMETERS, parse_grid
 from .settings import ShakeSettings
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def sweep_setup(grid: Sequence[str] = (), config: str | os.PathLike | None = Non
     if values.get("log") is None and values.get("query") is None:
         raise ParameterError("give a log to sweep, or {query} SQL", "query")
     swept = {PARAMETERS[n][0] for n, _ in merged} | {n for n, _ in merged}
-    for key in FIXED:
+    for key in (*FIXED, *SHAKE_PARAMETERS):
         if key in swept and key in values:
             raise ParameterError("{%s} is swept by a {grid}; do not also give it" % key, key, "grid")
     absolute = bool(values.pop("absolute", absolute))

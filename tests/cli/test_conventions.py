@@ -45,6 +45,10 @@ def test_plot_is_one_file_and_plot_dir_a_folder(name):
 def test_metric_names_a_metric_wherever_it_is(name):
     for p in _options(name):
         if "--metric" in p.opts:
+            if p.multiple:  # sweep: --metric given again for more
+                assert p.default and set(p.default) <= set(METRIC_NAMES) and "metric" in p.help.lower()
+                assert _given(name, p, ["WAIT_Mean", "Utilization"]) == ["wait_mean", "utilization"]
+                continue
             assert p.default in METRIC_NAMES and "metric" in p.help.lower()
             assert _given(name, p, "WAIT_Mean") == "wait_mean"
 
@@ -66,7 +70,10 @@ def test_choices_are_read_in_any_case():
            ("sweep", "metric"): "Utilization", ("stats", "match"): "RATIO", ("validate", "hurst_fit"): "Means"}
     for (name, option), value in own.items():
         [param] = [p for p in _options(name) if p.name == option]
-        assert _given(name, param, value) == value.lower()
+        if param.multiple:
+            assert _given(name, param, [value]) == [value.lower()]
+        else:
+            assert _given(name, param, value) == value.lower()
     assert lowered("WAIT_Mean") == "wait_mean"
 
 

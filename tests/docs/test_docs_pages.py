@@ -84,7 +84,7 @@ def test_the_slow_examples_print_what_their_page_shows(page, tmp_path, monkeypat
     assert ran >= 1
     assert not differ, "\n\n".join(differ)
     commands = "\n".join(e.text for e in examples(page) if e.slow)
-    drawn = re.findall(r"--(?:plot|histograms) (\S+\.png)", commands)
+    drawn = re.findall(r"--(?:plot|plot-runs|histograms) (\S+\.png)", commands)
     for folder in re.findall(r"--plot-dir (\S+)", commands):  # validate's two figures, stats's four
         inside = sorted(p.name for p in (cwd / folder).glob("*.png"))
         assert len(inside) >= 2, (folder, inside)
