@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wla.archive.kernel.clock import DAY
 from wla.archive.kernel.names import for_shell
 from wla.archive.kernel.units import count, human
 from wla.sim.settings import SimSettings
@@ -962,7 +963,7 @@ def overlay(groups: dict) -> list[str]:
         users = f"{g['users_min']}" if g["users_min"] == g["users_max"] else f"{g['users_min']}-{g['users_max']}"
         rows.append([label, str(g["workloads"]), users, *(quantities.number(x) for x in (
                      g["median_jobs"], g["most_jobs"], g["median_sessions"], g["median_session_length"] / 3600,
-                     g["median_activity_period"] / 86400)),
+                     g["median_activity_period"] / DAY)),
                      *("-" if g[f"bins_median_{a}"] is None else quantities.percent(g[f"bins_median_{a}"])
                        for a in ("run", "req_time", "procs"))])
     head = ["overlaid", "runs", "users", "jobs/user", "most jobs", "sessions", "session h", "active d", "run bin",

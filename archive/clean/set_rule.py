@@ -15,7 +15,8 @@ import pandas as pd
 from ..kernel.clock import log_clock
 from ..kernel.errors import UsageError
 from ..kernel.progress import Parts
-from ..store.predicate import predicate_sql
+from ..kernel.statements import text
+from ..store.predicate import predicate_condition
 from ..swf.fields import COLUMNS, EXACT_DOUBLE_LIMIT, FIELDS, INT64_MAX
 
 # field -> (lowest value, whether the lowest is left out); every field has no
@@ -76,8 +77,10 @@ def set_drops(jobs: pd.DataFrame, params: dict, facts: dict,
     con = duckdb.connect()
     try:
         con.register("input", jobs)
-        selected = con.execute(f"SELECT count(*) FROM input WHERE {predicate_sql(params['where'], clock)}"
-                               ).fetchall()[0][0]
+        from sqlglot import exp
+
+        query = exp.select("count(*)").from_("input").where(predicate_condition(params["where"], clock))
+        selected = con.execute(text(query)).fetchall()[0][0]
     finally:
         con.close()
     if selected == 0:

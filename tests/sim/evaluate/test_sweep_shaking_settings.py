@@ -251,7 +251,7 @@ def test_the_command_draws_both_figures(sp2_archive_file, tmp_path):
     assert maps.read_bytes()[:4] == runs.read_bytes()[:4] == b"\x89PNG"
 
 
-# -- the paper's section V on SDSC-SP2 (docs/pages/reproductions/shaking-settings.md) ---------------
+# -- the paper's section V on SDSC-SP2 (docs/pages/reproductions/shake-settings.md) ---------------
 
 @pytest.mark.slow
 def test_the_documented_numbers_of_figs_4_and_8(sp2_workload):
