@@ -11,7 +11,7 @@ import pytest
 from page_examples import ROOT
 
 
-@pytest.mark.long
+@pytest.mark.slow  # CI builds the site strict in a step of its own too
 def test_the_site_builds_strict(tmp_path):
     pytest.importorskip("mkdocs", reason="mkdocs is not installed (pip install -e '.[docs]')")
     pytest.importorskip("material", reason="mkdocs-material is not installed (pip install -e '.[docs]')")

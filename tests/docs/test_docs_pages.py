@@ -28,10 +28,11 @@ from page_examples import (
 from real_logs import data_dir
 
 # Pages whose examples take many seconds: handed to a worker first.
-LONG = {"worked-example", "simulation", "resampling"}
-# Pages whose examples take ten seconds or more, run in the slow step (which
+LONG = {"README", "getting-started"}
+# Pages whose examples take five seconds or more, run in the slow step (which
 # CI runs too), so that the default run keeps within its five minutes.
-SLOW_PAGES = {"archive", "cleaning", "shaking", "site", "python"}
+SLOW_PAGES = {"archive", "cleaning", "shaking", "site", "python", "worked-example", "simulation", "resampling",
+              "feedback", "api/index"}
 # Pages whose slow studies give a table, not a figure.
 UNDRAWN = {"reproductions/butterfly"}
 # The commands a slow example may run: studies over a log, and what they need.
