@@ -438,9 +438,10 @@ def session_report(jobs: Any, attributes: tuple[str, ...] = tuple(ATTRIBUTES), d
 
 
 def warm() -> None:
-    """Compile the walk and the shuffle (or load them from numba's cache)
-    for the argument types real runs give them."""
+    """Compile the walk, the null model and the jobs' shuffle (or load them
+    from numba's cache) for the argument types real runs give them."""
     s = split_sessions(np.array([1.0, 1.0, 2.0]), np.array([0.0, 5000.0, 1.0]), np.array([10.0, 5010.0, 2.0]))
     v = np.array([2.0, 4.0, 1.0])
     session_similarity(s, v, 1)
     null_distribution(s, v, 1)
+    shuffled(s, "jobs", np.random.default_rng(0))

@@ -85,5 +85,6 @@ def test_validate_command_saves_prints_and_draws(sp2_archive_file, tmp_path):
     assert len(t) == 3 and t.workload_seed.tolist() == [-1, run_seed(0, 1), run_seed(0, 2)]
     line = next(x for x in r.out.splitlines() if x.startswith("stack_depth_run "))
     assert f"{t.stack_depth_run[0]:.4g}" in line
-    assert sorted(p.name for p in (tmp_path / "v").iterdir()) == ["histograms.png", "pox.png"]
+    assert sorted(p.name for p in (tmp_path / "v").iterdir()) == ["histograms.png", "overlay-bins.png",
+                                                                 "overlay-users.png", "pox.png"]
     assert "--runs is at least 1" in wla("validate", LOG, "--runs", "0", archive=path).one_error_line()
